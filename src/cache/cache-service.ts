@@ -1,0 +1,134 @@
+import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
+import type { IdGenerator } from '../core/ids.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { CacheStore } from './cache-store.js';
+import { parsePutRequest, validatePuts } from './put-request.js';
+import type { CacheLimits, CachePut, CachePutInput } from './put-request.js';
+import { decodeStoredValue, encodeStoredValue } from './stored-value.js';
+import type { ValueType } from './stored-value.js';
+
+export interface CacheServiceOptions {
+  readonly store: CacheStore;
+  readonly limits: CacheLimits;
+  readonly ids: IdGenerator;
+  readonly metrics: Metrics;
+}
+
+/** A value read back: its type (for the Content-Type) and body bytes. */
+export interface CachedValue {
+  readonly type: ValueType;
+  readonly body: Buffer;
+}
+
+/**
+ * The `/cache` use cases. Ids are fresh UUIDs unless a key is honoured; every write is
+ * create-only, so an existing key is never overwritten and its put answers `""`.
+ */
+export interface CacheService {
+  /** A raw `POST /cache` body → the uuid of each put, in order (`""` where the key existed). */
+  putRequest(body: string): Promise<string[]>;
+  /** Puts from inside the process (vtrack, auction), validated by the same rules. */
+  putValues(puts: readonly CachePutInput[]): Promise<string[]>;
+  /** Reads by id; `NOT_FOUND` for unknown ids, `BAD_REQUEST` for a missing one. */
+  get(uuid: string | undefined): Promise<CachedValue>;
+}
+
+type PutResult = 'stored' | 'exists' | 'invalid' | 'error';
+type GetResult = 'hit' | 'miss' | 'invalid' | 'error';
+
+const UUID_LENGTH = 36;
+
+export const createCacheService = (opts: CacheServiceOptions): CacheService => {
+  const { store, limits, ids } = opts;
+  const puts = opts.metrics.counter({
+    name: 'openbid_cache_puts_total',
+    help: 'Values put through /cache and internal clients, by type and result.',
+    labelNames: ['type', 'result'],
+  });
+  const gets = opts.metrics.counter({
+    name: 'openbid_cache_gets_total',
+    help: 'Reads of /cache by result.',
+    labelNames: ['result'],
+  });
+  const putCounters = new Map<string, { inc(n?: number): void }>();
+  const countPut = (type: string, result: PutResult, n = 1): void => {
+    const key = `${type}/${result}`;
+    let c = putCounters.get(key);
+    if (c === undefined) putCounters.set(key, (c = puts.with({ type, result })));
+    c.inc(n);
+  };
+  const getCounters: Record<GetResult, { inc(n?: number): void }> = {
+    hit: gets.with({ result: 'hit' }),
+    miss: gets.with({ result: 'miss' }),
+    invalid: gets.with({ result: 'invalid' }),
+    error: gets.with({ result: 'error' }),
+  };
+
+  const write = async (valid: readonly CachePut[]): Promise<string[]> => {
+    const uuids = valid.map((p) => p.key ?? ids.uuid());
+    const entries = valid.map((p, i) => ({ key: uuids[i] as string, value: encodeStoredValue(p.type, p.value), ttlSeconds: p.ttlSeconds }));
+    let written: boolean[];
+    try {
+      written = await store.putMany(entries, { createOnly: true });
+    } catch (err) {
+      for (const p of valid) countPut(p.type, 'error');
+      throw backendError(err, 'timeout writing value to the backend.', 'error writing value to the backend.');
+    }
+    return uuids.map((uuid, i) => {
+      const stored = written[i] === true;
+      countPut((valid[i] as CachePut).type, stored ? 'stored' : 'exists');
+      return stored ? uuid : '';
+    });
+  };
+
+  const validated = (validate: () => CachePut[]): CachePut[] => {
+    try {
+      return validate();
+    } catch (err) {
+      countPut('any', 'invalid');
+      throw err;
+    }
+  };
+
+  return {
+    putRequest: (body) => write(validated(() => parsePutRequest(body, limits))),
+    putValues: (input) => write(validated(() => validatePuts(input, limits))),
+
+    async get(uuid) {
+      if (uuid === undefined || uuid === '') {
+        getCounters.invalid.inc();
+        throw new AppError(ErrorCode.BAD_REQUEST, 'GET /cache: Missing required parameter uuid');
+      }
+      // Without custom keys every id is a 36-character UUID; anything else cannot exist, so
+      // answer without a backend round trip (404, as Prebid Cache does).
+      if (!limits.allowSettingKeys && uuid.length !== UUID_LENGTH) {
+        getCounters.invalid.inc();
+        throw new AppError(ErrorCode.NOT_FOUND, `GET /cache uuid=${uuid}: invalid uuid length`);
+      }
+      let stored: Buffer | undefined;
+      try {
+        stored = await store.get(uuid);
+      } catch (err) {
+        getCounters.error.inc();
+        throw backendError(err, `GET /cache uuid=${uuid}: timeout reading value from the backend.`, `GET /cache uuid=${uuid}: error reading value from the backend.`);
+      }
+      if (stored === undefined) {
+        getCounters.miss.inc();
+        throw new AppError(ErrorCode.NOT_FOUND, `GET /cache uuid=${uuid}: Key not found`);
+      }
+      const value = decodeStoredValue(stored);
+      if (value === undefined) {
+        getCounters.error.inc();
+        throw new AppError(ErrorCode.INTERNAL, `GET /cache uuid=${uuid}: Cache data was corrupted. Cannot determine type.`);
+      }
+      getCounters.hit.inc();
+      return value;
+    },
+  };
+};
+
+/** Keeps the store's timeout/failure distinction but gives the caller a message about its request. */
+const backendError = (err: unknown, timeoutMessage: string, failureMessage: string): AppError => {
+  if (isAppError(err) && err.code === ErrorCode.BACKEND_TIMEOUT) return new AppError(ErrorCode.BACKEND_TIMEOUT, timeoutMessage, { cause: err });
+  return new AppError(ErrorCode.BACKEND_FAILURE, failureMessage, { cause: err });
+};

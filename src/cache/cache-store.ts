@@ -1,0 +1,43 @@
+/** One value to write: the key, the stored bytes (type prefix included) and its lifetime. */
+export interface StoreEntry {
+  readonly key: string;
+  readonly value: Buffer;
+  /** Whole seconds, at least 1. */
+  readonly ttlSeconds: number;
+}
+
+export interface PutManyOptions {
+  /**
+   * When true an entry whose key already exists is not written and reported `false` (Redis
+   * `SET NX`); when false every entry overwrites.
+   */
+  readonly createOnly: boolean;
+}
+
+/**
+ * Key/value store with per-entry TTL behind `/cache`, `/storage` and the in-process cache client.
+ *
+ * Contract:
+ * - `get` resolves the bytes last written for the key, or `undefined` when the key is missing or
+ *   expired. TTLs are honoured on a best-effort basis: an entry may disappear earlier (eviction),
+ *   never be readable much later than its TTL.
+ * - `putMany` is all-or-nothing: it resolves (one boolean per entry, in order: `true` written,
+ *   `false` refused because the key exists and `createOnly` was set) only when every entry not
+ *   refused is stored; when it rejects, none of this call's entries is left readable. Within one
+ *   call entries are applied in order, so a key repeated in a batch is refused the second time
+ *   under `createOnly`.
+ * - `delete` removes keys (missing keys are not an error).
+ * - Failures reject with an `AppError` of code `BACKEND_FAILURE` or `BACKEND_TIMEOUT`, within the
+ *   store's configured time budget; a call never hangs.
+ * - Safe for concurrent use. Bytes passed in are not modified; bytes returned must not be
+ *   modified by the caller.
+ */
+export interface CacheStore {
+  /** Short name used in metrics and logs (`memory`, `redis`). */
+  readonly kind: string;
+  get(key: string): Promise<Buffer | undefined>;
+  putMany(entries: readonly StoreEntry[], opts: PutManyOptions): Promise<boolean[]>;
+  delete(keys: readonly string[]): Promise<void>;
+  /** Releases connections; later calls reject. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,57 @@
+import { isAppError } from '../core/app-error.js';
+import type { Logger } from '../core/logger.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { CacheStore } from './cache-store.js';
+
+/** How often, at most, a failing store logs; a dead Redis at 30k req/s must not flood the log. */
+const LOG_INTERVAL_MS = 5000;
+
+/**
+ * Wraps a store with latency and error metrics, and rate-limited error logs. Behaviour of the
+ * inner store is unchanged: results and rejections pass through as they are.
+ */
+export const instrumentStore = (inner: CacheStore, opts: { metrics: Metrics; logger: Logger; name: string }): CacheStore => {
+  const duration = opts.metrics.histogram({
+    name: 'openbid_store_call_duration_seconds',
+    help: 'Latency of key/value store calls, by store and operation.',
+    labelNames: ['store', 'op'],
+  });
+  const errors = opts.metrics.counter({
+    name: 'openbid_store_errors_total',
+    help: 'Failed key/value store calls, by store, operation and reason (timeout or failure).',
+    labelNames: ['store', 'op', 'reason'],
+  });
+  const store = opts.name;
+  const timers = { get: duration.with({ store, op: 'get' }), put: duration.with({ store, op: 'put' }), delete: duration.with({ store, op: 'delete' }) };
+  let lastLog = 0;
+  let suppressed = 0;
+
+  const timed = async <T>(op: 'get' | 'put' | 'delete', call: () => Promise<T>): Promise<T> => {
+    const start = process.hrtime.bigint();
+    try {
+      return await call();
+    } catch (err) {
+      const reason = isAppError(err) && err.code === 'BACKEND_TIMEOUT' ? 'timeout' : 'failure';
+      errors.inc({ store, op, reason });
+      const now = Date.now();
+      if (now - lastLog >= LOG_INTERVAL_MS) {
+        opts.logger.error({ err, store, op, suppressed }, 'store call failed');
+        lastLog = now;
+        suppressed = 0;
+      } else {
+        suppressed++;
+      }
+      throw err;
+    } finally {
+      timers[op].observe(Number(process.hrtime.bigint() - start) / 1e9);
+    }
+  };
+
+  return {
+    kind: inner.kind,
+    get: (key) => timed('get', () => inner.get(key)),
+    putMany: (entries, o) => timed('put', () => inner.putMany(entries, o)),
+    delete: (keys) => timed('delete', () => inner.delete(keys)),
+    close: () => inner.close(),
+  };
+};

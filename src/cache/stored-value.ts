@@ -1,0 +1,35 @@
+/** The two kinds of value `/cache` keeps. */
+export type ValueType = 'xml' | 'json';
+
+export const CONTENT_TYPES: Readonly<Record<ValueType, string>> = {
+  xml: 'application/xml',
+  json: 'application/json',
+};
+
+// Prebid Cache (Go) prefixes each stored value with its type; doing the same lets an openbid and a
+// Prebid Cache read each other's entries from one Redis (with its compression set to none).
+const PREFIX_XML = Buffer.from('xml');
+const PREFIX_JSON = Buffer.from('json');
+
+/**
+ * The stored form of a value: type prefix + UTF-8 text, in one exactly-sized buffer of its own
+ * (not a slice of Node's shared pool, so a long-lived entry never pins a pool slab).
+ */
+export const encodeStoredValue = (type: ValueType, text: string): Buffer => {
+  const prefix = type === 'xml' ? PREFIX_XML : PREFIX_JSON;
+  const size = prefix.length + Buffer.byteLength(text, 'utf8');
+  const out = Buffer.allocUnsafeSlow(size);
+  prefix.copy(out, 0);
+  out.write(text, prefix.length, 'utf8');
+  return out;
+};
+
+/** Splits a stored buffer back into its type and body (a view, no copy); undefined if neither prefix. */
+export const decodeStoredValue = (stored: Buffer): { type: ValueType; body: Buffer } | undefined => {
+  if (startsWith(stored, PREFIX_XML)) return { type: 'xml', body: stored.subarray(PREFIX_XML.length) };
+  if (startsWith(stored, PREFIX_JSON)) return { type: 'json', body: stored.subarray(PREFIX_JSON.length) };
+  return undefined;
+};
+
+const startsWith = (buf: Buffer, prefix: Buffer): boolean =>
+  buf.length >= prefix.length && buf.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;

@@ -1,0 +1,103 @@
+import type { TSchema } from 'typebox';
+
+/**
+ * Applies `OPENBID_<SECTION>__<KEY>[__<KEY>...]=value` environment variables onto a raw config
+ * object. Path segments match schema keys case-insensitively with `-` and `_` equivalent
+ * (`OPENBID_API__API_KEY` sets `api.api-key`). Names inside maps (applications, accounts,
+ * bidders) keep the spelling of a key already in the file, else the segment in lower case.
+ *
+ * Values stay strings (schema conversion turns `"8000"` into 8000 later) except where the schema
+ * wants an array or object: those take JSON, and arrays also a comma-separated list.
+ * Variables without `__` (such as `OPENBID_CONFIG`) are not overrides and are skipped.
+ *
+ * Returns the problems found (unknown keys, bad JSON); the object is modified in place.
+ */
+export const applyEnvOverrides = (
+  raw: Record<string, unknown>,
+  schema: TSchema,
+  env: Readonly<Record<string, string | undefined>>,
+): string[] => {
+  const problems: string[] = [];
+  const names = Object.keys(env)
+    .filter((n) => n.toUpperCase().startsWith('OPENBID_') && n.includes('__'))
+    .sort();
+  for (const name of names) {
+    const value = env[name];
+    if (value === undefined) continue;
+    const segments = name.slice('OPENBID_'.length).split('__');
+    const problem = applyOne(raw, schema, segments, value);
+    if (problem !== undefined) problems.push(`${name}: ${problem}`);
+  }
+  return problems;
+};
+
+const normalise = (key: string): string => key.toLowerCase().replaceAll('-', '_');
+
+interface SchemaNode {
+  type?: string | string[];
+  properties?: Record<string, SchemaNode>;
+  additionalProperties?: SchemaNode | boolean;
+  patternProperties?: Record<string, SchemaNode>;
+}
+
+const applyOne = (raw: Record<string, unknown>, schema: TSchema, segments: string[], value: string): string | undefined => {
+  let node = schema as SchemaNode;
+  let target = raw;
+  const path: string[] = [];
+  for (const [i, segment] of segments.entries()) {
+    if (segment === '') return 'empty key segment';
+    const { key, child } = resolveKey(node, target, segment) ?? {};
+    if (key === undefined || child === undefined) return `no configuration key ${[...path, segment.toLowerCase()].join('.')}`;
+    path.push(key);
+    if (i === segments.length - 1) {
+      const coerced = coerce(child, value);
+      if (coerced instanceof CoercionProblem) return coerced.message;
+      target[key] = coerced;
+      return undefined;
+    }
+    const existing = target[key];
+    if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) target[key] = {};
+    target = target[key] as Record<string, unknown>;
+    node = child;
+  }
+  return undefined;
+};
+
+const resolveKey = (node: SchemaNode, target: Record<string, unknown>, segment: string): { key: string; child: SchemaNode } | undefined => {
+  const wanted = normalise(segment);
+  if (node.properties !== undefined) {
+    for (const [key, child] of Object.entries(node.properties)) {
+      if (normalise(key) === wanted) return { key, child };
+    }
+  }
+  const mapValue = typeof node.additionalProperties === 'object' ? node.additionalProperties : firstValue(node.patternProperties);
+  if (mapValue === undefined) return undefined;
+  const existingKey = Object.keys(target).find((k) => normalise(k) === wanted);
+  return { key: existingKey ?? segment.toLowerCase(), child: mapValue };
+};
+
+const firstValue = (o: Record<string, SchemaNode> | undefined): SchemaNode | undefined =>
+  o === undefined ? undefined : Object.values(o)[0];
+
+const coerce = (node: SchemaNode, value: string): unknown => {
+  const wants = (t: string): boolean => node.type === t || (Array.isArray(node.type) && node.type.includes(t));
+  const trimmed = value.trim();
+  if (wants('array')) {
+    if (trimmed.startsWith('[')) return parseJson(trimmed);
+    return trimmed === '' ? [] : trimmed.split(',').map((s) => s.trim());
+  }
+  if (wants('object') || node.properties !== undefined) return parseJson(trimmed === '' ? '{}' : trimmed);
+  return value;
+};
+
+class CoercionProblem {
+  constructor(readonly message: string) {}
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    return new CoercionProblem(`not valid JSON (${(err as Error).message})`);
+  }
+};

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import Value from 'typebox/value';
+import { parse as parseYaml } from 'yaml';
+import { applyEnvOverrides } from './env-overrides.js';
+import { ConfigSchema } from './schema.js';
+import type { Config } from './schema.js';
+import { semanticProblems } from './semantic-checks.js';
+
+/** Raised with every problem found, so an operator fixes a config in one go, not one per restart. */
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+export interface LoadConfigOptions {
+  /** Path of a YAML or JSON file; falls back to `env.OPENBID_CONFIG`; none means all defaults. */
+  file?: string | undefined;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Already-parsed config, used instead of a file (tests). */
+  raw?: unknown;
+}
+
+/** Reads, overrides, converts, defaults and validates the configuration; returns it frozen. */
+export const loadConfig = (opts: LoadConfigOptions = {}): Config => {
+  const env = opts.env ?? {};
+  const file = opts.file ?? env.OPENBID_CONFIG;
+  const problems: string[] = [];
+
+  let raw: unknown = opts.raw === undefined ? {} : structuredClone(opts.raw);
+  if (opts.raw === undefined && file !== undefined && file !== '') {
+    raw = readConfigFile(file, problems);
+  }
+  if (raw === null || raw === undefined) raw = {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigError([...problems, 'the configuration must be a mapping of sections']);
+  }
+  const rawObject = raw as Record<string, unknown>;
+  problems.push(...applyEnvOverrides(rawObject, ConfigSchema, env));
+
+  const converted = Value.Convert(ConfigSchema, rawObject);
+  const withDefaults = Value.Default(ConfigSchema, converted);
+  const schemaProblems = [...Value.Errors(ConfigSchema, withDefaults)]
+    // TypeBox also reports the `additionalProperties: false` of a parent as a boolean schema error.
+    .filter((e) => e.keyword !== 'boolean')
+    .map((e) => describeError(e.instancePath, e.message, e.params));
+  problems.push(...new Set(schemaProblems));
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const config = withDefaults as Config;
+  const semantic = semanticProblems(config);
+  if (semantic.length > 0) throw new ConfigError(semantic);
+  return deepFreeze(config);
+};
+
+const readConfigFile = (file: string, problems: string[]): unknown => {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    problems.push(`cannot read config file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    return {};
+  }
+  try {
+    // YAML 1.2 is a superset of JSON, so one parser serves both formats.
+    return parseYaml(text) as unknown;
+  } catch (err) {
+    problems.push(`cannot parse config file ${file}: ${(err as Error).message}`);
+    return {};
+  }
+};
+
+const describeError = (instancePath: string, message: string, params: unknown): string => {
+  const where = instancePath === '' ? '(root)' : instancePath.slice(1).replaceAll('/', '.');
+  const { additionalProperties: extra, allowedValues } = (params ?? {}) as { additionalProperties?: string[]; allowedValues?: unknown[] };
+  if (extra !== undefined) return `${where}: unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')}`;
+  if (allowedValues !== undefined) return `${where}: must be one of ${allowedValues.join(', ')}`;
+  return `${where}: ${message}`;
+};
+
+const deepFreeze = <T>(value: T): T => {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+};

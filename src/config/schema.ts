@@ -1,0 +1,92 @@
+import Type from 'typebox';
+import type { Static } from 'typebox';
+
+// Every section and key has a default, so an empty file (or none) is a complete, valid config.
+// `additionalProperties: false` everywhere: a typo in a key is an error, not a silent default.
+const strict = { additionalProperties: false, default: {} } as const;
+
+const ServerSchema = Type.Object(
+  {
+    host: Type.String({ default: '0.0.0.0' }),
+    port: Type.Integer({ minimum: 0, maximum: 65535, default: 8000 }),
+    /** Public base URL of this server: event URLs put into VAST point here. */
+    external_url: Type.String({ default: 'http://localhost:8000' }),
+    /** Number of node:cluster worker processes; 1 runs in the main process. */
+    workers: Type.Integer({ minimum: 1, maximum: 256, default: 1 }),
+    /** After SIGTERM, in-flight requests get this long to finish before the process exits anyway. */
+    shutdown_timeout_ms: Type.Integer({ minimum: 0, default: 10000 }),
+    /** Keep-alive connections idle this long are closed by the server. */
+    keep_alive_timeout_ms: Type.Integer({ minimum: 0, default: 72000 }),
+  },
+  strict,
+);
+
+const LoggingSchema = Type.Object(
+  {
+    level: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info' }),
+    /** One info line per request. Off by default: the hot path logs only errors, warnings, slow requests. */
+    access_log: Type.Boolean({ default: false }),
+    /** Requests slower than this are logged as warnings; 0 turns that off. */
+    slow_request_ms: Type.Integer({ minimum: 0, default: 1000 }),
+  },
+  strict,
+);
+
+const RedisBackendSchema = Type.Object(
+  {
+    url: Type.String({ default: 'redis://127.0.0.1:6379' }),
+    /** `host:port` seeds of a Redis Cluster; when non-empty, `url` supplies only credentials and TLS. */
+    cluster_nodes: Type.Array(Type.String(), { default: [] }),
+    /** Each Redis call fails after this long, so a stuck Redis never hangs a request. */
+    timeout_ms: Type.Integer({ minimum: 1, default: 100 }),
+  },
+  strict,
+);
+
+const CacheSchema = Type.Object(
+  {
+    backend: Type.Object(
+      {
+        type: Type.Enum(['memory', 'redis'], { default: 'memory' }),
+        memory: Type.Object({ max_size_bytes: Type.Integer({ minimum: 1024, default: 268435456 }) }, strict),
+        redis: RedisBackendSchema,
+      },
+      strict,
+    ),
+    request_limits: Type.Object(
+      {
+        /** Largest single value, in bytes as stored (XML text, or the JSON text as posted). */
+        max_size_bytes: Type.Integer({ minimum: 1, default: 10240 }),
+        /** Most puts in one request. */
+        max_num_values: Type.Integer({ minimum: 1, default: 10 }),
+        /** TTL cap; a put with no TTL (or 0) gets this. */
+        max_ttl_seconds: Type.Integer({ minimum: 1, default: 3600 }),
+        /** Honour a put's `key`; when false, keys are ignored and ids generated. */
+        allow_setting_keys: Type.Boolean({ default: false }),
+        /** Longest `key` accepted when keys are honoured. */
+        max_key_length: Type.Integer({ minimum: 1, maximum: 4096, default: 256 }),
+        /** Largest request body of `POST /cache`; larger bodies get 413. */
+        max_body_bytes: Type.Integer({ minimum: 1024, default: 1048576 }),
+      },
+      strict,
+    ),
+  },
+  strict,
+);
+
+const MetricsSchema = Type.Object({ enabled: Type.Boolean({ default: true }) }, strict);
+
+export const ConfigSchema = Type.Object(
+  {
+    server: ServerSchema,
+    logging: LoggingSchema,
+    cache: CacheSchema,
+    metrics: MetricsSchema,
+  },
+  { additionalProperties: false },
+);
+
+export type Config = Static<typeof ConfigSchema>;
+export type ServerConfig = Config['server'];
+export type CacheConfig = Config['cache'];
+export type RedisBackendConfig = Config['cache']['backend']['redis'];

@@ -1,0 +1,43 @@
+import type { Config } from './schema.js';
+
+/** Rules that span keys or go beyond what a JSON schema says. Returns every problem found. */
+export const semanticProblems = (config: Config): string[] => {
+  const problems: string[] = [];
+  if (!isHttpUrl(config.server.external_url)) {
+    problems.push(`server.external_url: must be an absolute http(s) URL, got '${config.server.external_url}'`);
+  }
+  const backend = config.cache.backend;
+  if (backend.type === 'redis' && backend.redis.cluster_nodes.length === 0 && !isRedisUrl(backend.redis.url)) {
+    problems.push(`cache.backend.redis.url: must be a redis:// or rediss:// URL`);
+  }
+  for (const node of backend.redis.cluster_nodes) {
+    if (!/^[^\s:]+:\d{1,5}$/.test(node)) problems.push(`cache.backend.redis.cluster_nodes: '${node}' is not host:port`);
+  }
+  // Memory stores live inside one process: with several workers a value written through one
+  // worker would be missing when read through another, so refuse rather than serve 404s.
+  if (config.server.workers > 1 && backend.type === 'memory') {
+    problems.push('server.workers: more than 1 worker needs cache.backend.type redis (a memory store is per process)');
+  }
+  if (config.cache.request_limits.max_size_bytes > config.cache.request_limits.max_body_bytes) {
+    problems.push('cache.request_limits.max_size_bytes: must not exceed cache.request_limits.max_body_bytes');
+  }
+  return problems;
+};
+
+const isHttpUrl = (s: string): boolean => {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+const isRedisUrl = (s: string): boolean => {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'redis:' || u.protocol === 'rediss:';
+  } catch {
+    return false;
+  }
+};

@@ -1,0 +1,20 @@
+/**
+ * The slice of a pino logger the domain uses. Declared here so that domain modules do not import
+ * pino; any pino Logger satisfies it.
+ */
+export interface Logger {
+  error(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  info(obj: unknown, msg?: string): void;
+  debug(obj: unknown, msg?: string): void;
+  child(bindings: Record<string, unknown>): Logger;
+}
+
+/** A logger that drops everything; for unit tests of pure logic. */
+export const silentLogger: Logger = {
+  error: () => undefined,
+  warn: () => undefined,
+  info: () => undefined,
+  debug: () => undefined,
+  child: () => silentLogger,
+};

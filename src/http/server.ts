@@ -1,0 +1,101 @@
+import cors from '@fastify/cors';
+import Fastify, { LogController } from 'fastify';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isAppError } from '../core/app-error.js';
+import type { Logger } from '../core/logger.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { STATUS_BY_CODE } from './error-status.js';
+
+export interface HttpServerOptions {
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly accessLog: boolean;
+  /** Requests slower than this are logged as warnings; 0 disables. */
+  readonly slowRequestMs: number;
+  readonly keepAliveTimeoutMs: number;
+}
+
+/**
+ * The Fastify instance every route plugs into: error handling (plain-text bodies, statuses from
+ * `error-status.ts`), CORS for browser callers, request metrics and slow-request logs.
+ */
+export const createHttpServer = async (opts: HttpServerOptions): Promise<FastifyInstance> => {
+  const server = Fastify({
+    loggerInstance: opts.logger as unknown as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: !opts.accessLog }),
+    requestIdHeader: false,
+    keepAliveTimeout: opts.keepAliveTimeoutMs,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // Prebid.js sends cache writes with credentials; a wildcard origin is not allowed then, so the
+  // request's Origin is echoed along with Allow-Credentials.
+  await server.register(cors, { origin: true, credentials: true, methods: ['GET', 'POST', 'HEAD', 'OPTIONS'] });
+
+  registerRequestMetrics(server, opts);
+  server.setErrorHandler((err: FastifyError, req, reply) => sendError(err, req, reply, opts.logger));
+  server.setNotFoundHandler((req, reply) => {
+    void reply.code(404).type('text/plain; charset=utf-8').send(`Not found: ${req.method} ${req.url.split('?')[0] ?? ''}`);
+  });
+  return server;
+};
+
+/** Writes an error as `text/plain`; 5xx are logged, 4xx are the caller's business. */
+const sendError = (err: FastifyError, req: FastifyRequest, reply: FastifyReply, logger: Logger): void => {
+  let status: number;
+  let message: string;
+  if (isAppError(err)) {
+    status = STATUS_BY_CODE[err.code];
+    message = err.message;
+  } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    status = 413;
+    message = `Request body is larger than the limit of ${String(req.routeOptions.bodyLimit)} bytes.`;
+  } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    status = err.statusCode;
+    message = err.message;
+  } else {
+    status = 500;
+    message = 'Internal server error.';
+  }
+  if (status >= 500) {
+    logger.error({ err: isAppError(err) && err.cause !== undefined ? err.cause : err, method: req.method, route: req.routeOptions.url }, message);
+  }
+  void reply.code(status).type('text/plain; charset=utf-8').send(message);
+};
+
+const registerRequestMetrics = (server: FastifyInstance, opts: HttpServerOptions): void => {
+  const requests = opts.metrics.counter({
+    name: 'openbid_http_requests_total',
+    help: 'HTTP requests by route, method and status.',
+    labelNames: ['route', 'method', 'status'],
+  });
+  const durations = opts.metrics.histogram({
+    name: 'openbid_http_request_duration_seconds',
+    help: 'HTTP request durations by route and method.',
+    labelNames: ['route', 'method'],
+  });
+  // Bound instruments per (route, method, status): recording is then one increment, no label hashing.
+  const counters = new Map<string, { inc(): void }>();
+  const timers = new Map<string, { observe(v: number): void }>();
+
+  server.addHook('onResponse', (req, reply, done) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    const method = req.method;
+    const status = reply.statusCode;
+    const routeKey = `${method} ${route}`;
+    const countKey = `${routeKey} ${status}`;
+    let counter = counters.get(countKey);
+    if (counter === undefined) counters.set(countKey, (counter = requests.with({ route, method, status: String(status) })));
+    let timer = timers.get(routeKey);
+    if (timer === undefined) timers.set(routeKey, (timer = durations.with({ route, method })));
+    const ms = reply.elapsedTime;
+    counter.inc();
+    timer.observe(ms / 1000);
+    if (opts.slowRequestMs > 0 && ms > opts.slowRequestMs) {
+      opts.logger.warn({ route, method, status, ms: Math.round(ms) }, 'slow request');
+    }
+    done();
+  });
+};

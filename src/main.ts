@@ -1,0 +1,114 @@
+import cluster from 'node:cluster';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createApp, createLogger } from './app.js';
+import { ConfigError, loadConfig } from './config/load.js';
+import { redactConfig } from './config/redact.js';
+import type { Config } from './config/schema.js';
+import type { Logger } from './core/logger.js';
+
+const USAGE = `Usage: openbid [--config FILE]
+
+Starts the openbid server (Prebid Cache / Prebid Server compatible).
+
+Options:
+  -c, --config FILE  YAML or JSON configuration file (default: $OPENBID_CONFIG, else built-in defaults)
+  -h, --help         print this help and exit
+  -v, --version      print the version and exit
+
+Every configuration key can be overridden by an environment variable
+OPENBID_<SECTION>__<KEY>, e.g. OPENBID_SERVER__PORT=9000 or OPENBID_CACHE__BACKEND__TYPE=redis.
+`;
+
+const version = (): string => {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+};
+
+const main = async (): Promise<void> => {
+  let args;
+  try {
+    args = parseArgs({
+      options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } },
+      strict: true,
+    }).values;
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (args.help) return void process.stdout.write(USAGE);
+  if (args.version) return void process.stdout.write(`openbid ${version()}\n`);
+
+  let config: Config;
+  try {
+    config = loadConfig({ file: args.config, env: process.env });
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : String(err)}\n`);
+    process.exit(1);
+  }
+  const logger = createLogger(config.logging);
+
+  if (config.server.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
+  if (cluster.isPrimary) logger.info({ config: redactConfig(config), version: version() }, 'configuration loaded');
+  await runServer(config, logger);
+};
+
+/** One serving process: listen, then on SIGTERM/SIGINT drain and exit 0 (or 1 if draining overruns). */
+const runServer = async (config: Config, logger: Logger): Promise<void> => {
+  const app = await createApp(config, { logger });
+  const onSignal = (signal: string): void => {
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      logger.error({ timeoutMs: config.server.shutdown_timeout_ms }, 'shutdown timed out; exiting anyway');
+      process.exit(1);
+    }, config.server.shutdown_timeout_ms);
+    force.unref();
+    app.close().then(
+      () => {
+        logger.info('shut down cleanly');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'error while shutting down');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  try {
+    const address = await app.server.listen({ host: config.server.host, port: config.server.port });
+    logger.info({ address, pid: process.pid }, 'openbid listening');
+  } catch (err) {
+    logger.error({ err }, 'cannot listen');
+    await app.close();
+    process.exit(1);
+  }
+};
+
+/** The cluster primary: forks the workers, replaces any that die, and stops them all on a signal. */
+const runPrimary = (config: Config, logger: Logger): void => {
+  logger.info({ config: redactConfig(config), version: version(), workers: config.server.workers }, 'configuration loaded; starting workers');
+  let stopping = false;
+  for (let i = 0; i < config.server.workers; i++) cluster.fork();
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    logger.error({ pid: worker.process.pid, code, signal }, 'worker died; starting a new one');
+    setTimeout(() => cluster.fork(), 500);
+  });
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping workers');
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    setTimeout(() => process.exit(1), config.server.shutdown_timeout_ms + 1000).unref();
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+};
+
+await main();

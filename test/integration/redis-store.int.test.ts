@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { Cluster } from 'ioredis';
+import type { CacheStore } from '../../src/cache/cache-store.js';
+import { createRedisClient, createRedisStore, waitUntilReady } from '../../src/cache/stores/redis.js';
+import type { RedisClient } from '../../src/cache/stores/redis.js';
+import { isAppError } from '../../src/core/app-error.js';
+import { silentLogger } from '../../src/core/logger.js';
+import { waitFor } from '../support/ports.js';
+import { startRedis, startRedisCluster } from '../support/redis.js';
+import type { RedisCluster, RedisServer } from '../support/redis.js';
+import { cacheStoreContract } from '../support/store-contract.js';
+
+const TIMEOUT_MS = 150;
+
+const openStore = async (conn: { url?: string; clusterNodes?: string[] }): Promise<{ store: CacheStore; client: RedisClient }> => {
+  const client = createRedisClient({ ...conn, timeoutMs: TIMEOUT_MS, logger: silentLogger });
+  assert.ok(await waitUntilReady(client, 5000), 'redis client did not become ready');
+  return { client, store: createRedisStore({ client, timeoutMs: TIMEOUT_MS, ownsClient: true }) };
+};
+
+const entry = (key: string, value: string) => ({ key, value: Buffer.from(value), ttlSeconds: 60 });
+
+const isBackendError = (code: string) => (err: unknown) => isAppError(err) && err.code === code;
+
+describe('redis store on a single node', () => {
+  let redis: RedisServer;
+  before(async () => {
+    redis = await startRedis();
+  });
+  after(async () => {
+    await redis.stop();
+  });
+
+  cacheStoreContract('redis (single node)', async () => {
+    const { store } = await openStore({ url: redis.url });
+    return { store, cleanup: () => store.close() };
+  });
+
+  it('stores with the given key, the bytes as given and an EX TTL', async () => {
+    const { store } = await openStore({ url: redis.url });
+    const key = `plain-${randomUUID()}`;
+    await store.putMany([{ key, value: Buffer.from('xml<VAST/>'), ttlSeconds: 42 }], { createOnly: true });
+    const raw = redis.client();
+    assert.equal(await raw.get(key), 'xml<VAST/>');
+    const ttl = await raw.ttl(key);
+    assert.ok(ttl > 40 && ttl <= 42, `ttl ${ttl}`);
+    await store.close();
+  });
+
+  it('fails a call on a hung Redis within its deadline, and undoes a write that lands late', async () => {
+    const { store } = await openStore({ url: redis.url });
+    const key = `late-${randomUUID()}`;
+    redis.pause();
+    try {
+      const started = Date.now();
+      await assert.rejects(store.putMany([entry(key, 'late')], { createOnly: true }), isBackendError('BACKEND_TIMEOUT'));
+      await assert.rejects(store.get(key), isBackendError('BACKEND_TIMEOUT'));
+      const elapsed = Date.now() - started;
+      assert.ok(elapsed < 2 * TIMEOUT_MS + 200, `two calls took ${elapsed} ms`);
+    } finally {
+      redis.resume();
+    }
+    // The SET was already on the wire; the undo queued behind it removes it once Redis wakes up.
+    const raw = redis.client();
+    await waitFor('late write undone', async () => (await raw.exists(key)) === 0, 3000);
+    await store.close();
+  });
+
+  it('applies a multi-entry batch as one transaction', async () => {
+    const { store } = await openStore({ url: redis.url });
+    const raw = redis.client();
+    const keys = [randomUUID(), randomUUID(), randomUUID()];
+    // With no memory to spare, Redis refuses the queued writes and discards the whole transaction.
+    await raw.config('SET', 'maxmemory', '1');
+    try {
+      await assert.rejects(store.putMany(keys.map((k) => entry(k, 'v')), { createOnly: true }), isBackendError('BACKEND_FAILURE'));
+    } finally {
+      await raw.config('SET', 'maxmemory', '0');
+    }
+    for (const k of keys) assert.equal(await raw.exists(k), 0);
+    await store.close();
+  });
+});
+
+describe('redis store across a restart', () => {
+  it('fails fast while Redis is down and recovers by itself when it is back', async () => {
+    const redis = await startRedis();
+    const { store } = await openStore({ url: redis.url });
+    await redis.stop({ hard: true });
+    const started = Date.now();
+    await assert.rejects(store.get('any'), (err) => isAppError(err) && err.code.startsWith('BACKEND_'));
+    assert.ok(Date.now() - started <= TIMEOUT_MS + 100, 'a call on a dead Redis must not wait past its deadline');
+
+    const again = await startRedis({ port: redis.port });
+    try {
+      const key = randomUUID();
+      await waitFor('store usable again', async () => (await store.putMany([entry(key, 'back')], { createOnly: false }))[0] === true, 10_000);
+      assert.equal((await store.get(key))?.toString(), 'back');
+    } finally {
+      await store.close();
+      await again.stop();
+    }
+  });
+});
+
+describe('redis store with a password', () => {
+  it('authenticates with the password of the URL and is refused without it', async () => {
+    const redis = await startRedis({ password: 's3cr=t' });
+    try {
+      const { store } = await openStore({ url: redis.url });
+      const key = randomUUID();
+      assert.deepEqual(await store.putMany([entry(key, 'v')], { createOnly: true }), [true]);
+      assert.equal((await store.get(key))?.toString(), 'v');
+      await store.close();
+
+      const client = createRedisClient({ url: `redis://127.0.0.1:${redis.port}`, timeoutMs: TIMEOUT_MS, logger: silentLogger });
+      const unauthenticated = createRedisStore({ client, timeoutMs: TIMEOUT_MS, ownsClient: true });
+      await assert.rejects(unauthenticated.get(key), (err) => isAppError(err) && err.code.startsWith('BACKEND_'));
+      await unauthenticated.close();
+    } finally {
+      await redis.stop();
+    }
+  });
+});
+
+describe('redis store on a 3-master cluster', () => {
+  let cluster: RedisCluster;
+  before(async () => {
+    cluster = await startRedisCluster();
+  });
+  after(async () => {
+    await cluster.stop();
+  });
+
+  cacheStoreContract('redis (cluster)', async () => {
+    const { store } = await openStore({ clusterNodes: cluster.nodes });
+    return { store, cleanup: () => store.close() };
+  });
+
+  it('spreads keys over the masters', async () => {
+    const { store, client } = await openStore({ clusterNodes: cluster.nodes });
+    assert.ok(client instanceof Cluster);
+    const keys = Array.from({ length: 30 }, () => randomUUID());
+    await store.putMany(keys.map((k) => entry(k, 'v')), { createOnly: true });
+    const counts = await Promise.all(client.nodes('master').map((n) => n.dbsize()));
+    assert.equal(counts.length, 3);
+    assert.ok(counts.every((c) => c > 0), `keys per master: ${counts.join(',')}`);
+    await store.close();
+  });
+
+  it('leaves none of a batch readable when one master hangs', async () => {
+    const { store, client } = await openStore({ clusterNodes: cluster.nodes });
+    const keys = Array.from({ length: 12 }, () => randomUUID());
+    cluster.pauseNode(0);
+    try {
+      await assert.rejects(store.putMany(keys.map((k) => entry(k, 'v')), { createOnly: true }), isBackendError('BACKEND_TIMEOUT'));
+    } finally {
+      cluster.resumeNode(0);
+    }
+    await waitFor('every key of the failed batch gone', async () => {
+      const exists = await Promise.all(keys.map((k) => client.exists(k)));
+      return exists.every((e) => e === 0);
+    }, 5000);
+    await store.close();
+  });
+});

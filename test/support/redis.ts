@@ -1,0 +1,113 @@
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { freePort, waitFor } from './ports.js';
+
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  readonly password: string | undefined;
+  /** Stops the process (SIGKILL, like a crash, when `hard`). */
+  stop(opts?: { hard?: boolean }): Promise<void>;
+  /** A plain client to this server, for assertions. Closed by `stop()`. */
+  client(): Redis;
+  /** SIGSTOP: the server keeps its connections but answers nothing, like a hung Redis. */
+  pause(): void;
+  resume(): void;
+}
+
+const started = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const p of started) p.kill('SIGKILL');
+});
+
+const spawnRedis = (port: number, dir: string, extra: string[]): ChildProcess => {
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no', ...extra],
+    { stdio: 'ignore' },
+  );
+  started.add(proc);
+  proc.on('exit', () => started.delete(proc));
+  return proc;
+};
+
+const stopProcess = async (proc: ChildProcess, hard: boolean): Promise<void> => {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  proc.kill('SIGCONT');
+  proc.kill(hard ? 'SIGKILL' : 'SIGTERM');
+  await exited;
+};
+
+/** Starts a real `redis-server` on a free 127.0.0.1 port, optionally with a password. */
+export const startRedis = async (opts: { password?: string; port?: number } = {}): Promise<RedisServer> => {
+  const port = opts.port ?? (await freePort());
+  const dir = mkdtempSync(join(tmpdir(), 'openbid-redis-'));
+  const proc = spawnRedis(port, dir, opts.password ? ['--requirepass', opts.password] : []);
+  const clients: Redis[] = [];
+  const client = (): Redis => {
+    const c = new Redis({ port, host: '127.0.0.1', lazyConnect: false, maxRetriesPerRequest: 1, ...(opts.password ? { password: opts.password } : {}) });
+    c.on('error', () => undefined);
+    clients.push(c);
+    return c;
+  };
+  const probe = client();
+  await waitFor(`redis-server on port ${port}`, async () => (await probe.ping()) === 'PONG');
+  const auth = opts.password ? `:${encodeURIComponent(opts.password)}@` : '';
+  return {
+    port,
+    url: `redis://${auth}127.0.0.1:${port}`,
+    password: opts.password,
+    client,
+    pause: () => proc.kill('SIGSTOP'),
+    resume: () => proc.kill('SIGCONT'),
+    stop: async ({ hard = false } = {}) => {
+      for (const c of clients) c.disconnect();
+      await stopProcess(proc, hard);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
+
+export interface RedisCluster {
+  /** `127.0.0.1:port` of each master. */
+  readonly nodes: string[];
+  /** SIGSTOP / SIGCONT one master. */
+  pauseNode(index: number): void;
+  resumeNode(index: number): void;
+  stop(): Promise<void>;
+}
+
+/** Starts three `redis-server` masters in cluster mode on free ports and joins them into one cluster. */
+export const startRedisCluster = async (): Promise<RedisCluster> => {
+  const dir = mkdtempSync(join(tmpdir(), 'openbid-redis-cluster-'));
+  const ports = [await freePort(), await freePort(), await freePort()];
+  const procs = ports.map((port) =>
+    spawnRedis(port, dir, ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000']),
+  );
+  const nodes = ports.map((p) => `127.0.0.1:${p}`);
+  for (const port of ports) {
+    await waitFor(`cluster node ${port}`, async () => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG');
+  }
+  const create = spawnSync('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8' });
+  if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
+  for (const port of ports) {
+    await waitFor(`cluster_state:ok on ${port}`, async () =>
+      spawnSync('redis-cli', ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8' }).stdout.includes('cluster_state:ok'),
+    );
+  }
+  return {
+    nodes,
+    pauseNode: (i) => procs[i]?.kill('SIGSTOP'),
+    resumeNode: (i) => procs[i]?.kill('SIGCONT'),
+    stop: async () => {
+      for (const p of procs) p.kill('SIGCONT');
+      await Promise.all(procs.map((p) => stopProcess(p, false)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+};
