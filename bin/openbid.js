@@ -1,5 +1,9 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
 // Runs the compiled server; `npm start` (or `npm run build`) compiles it first.
+//
+// --max-semi-space-size=4: a 4 MiB young generation (Node's default grows to 16 MiB per
+// semispace). Measured with bench/ (1 GiB of writes into a 64 MiB memory store): RSS 239 MiB
+// instead of 279 MiB, with no loss of request throughput. `npm start` passes the same flag.
 import { existsSync } from 'node:fs';
 
 const entry = new URL('../dist/main.js', import.meta.url);

@@ -42,6 +42,10 @@ ensureDebianPackages([
   { command: 'redis-cli', pkg: 'redis-tools' },
 ]);
 
+// The process tests run the real bin/openbid.js, which needs the compiled dist/.
+const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
 const args = process.argv.slice(2);
 const selected = args.filter((a) => a.endsWith('.ts'));
 const passThrough = args.filter((a) => !a.endsWith('.ts'));
@@ -49,7 +53,7 @@ const files = selected.length > 0 ? selected : [...findTests('src'), ...findTest
 
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...passThrough, ...files],
+  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=120000', ...passThrough, ...files],
   { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);

@@ -4,7 +4,6 @@ import { createCacheService } from './cache/cache-service.js';
 import type { CacheStore } from './cache/cache-store.js';
 import { instrumentStore } from './cache/instrumented-store.js';
 import { createMemoryStore } from './cache/stores/memory.js';
-import { createRedisClient, createRedisStore, waitUntilReady } from './cache/stores/redis.js';
 import type { Config } from './config/schema.js';
 import type { Clock } from './core/clock.js';
 import { systemClock } from './core/clock.js';
@@ -51,7 +50,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   const ids = overrides.ids ?? randomIds;
   void (overrides.clock ?? systemClock);
 
-  const cacheStore = instrumentStore(await createCacheStore(config, logger), { metrics, logger, name: 'cache' });
+  const cacheStore = await createCacheStore(config, logger, metrics);
   const cache = createCacheService({
     store: cacheStore,
     ids,
@@ -66,7 +65,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   });
 
   let shuttingDown = false;
-  const server = await createHttpServer({
+  const server = createHttpServer({
     logger,
     metrics,
     accessLog: config.logging.access_log,
@@ -94,9 +93,13 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
 /** How long start-up waits for Redis before serving anyway (answering 503 until it connects). */
 const REDIS_STARTUP_WAIT_MS = 3000;
 
-const createCacheStore = async (config: Config, logger: Logger): Promise<CacheStore> => {
+const createCacheStore = async (config: Config, logger: Logger, metrics: Metrics): Promise<CacheStore> => {
   const backend = config.cache.backend;
+  // The memory store answers in well under a microsecond and cannot fail: timing each call would
+  // cost more than the call, so only network stores are instrumented.
   if (backend.type === 'memory') return createMemoryStore({ maxSizeBytes: backend.memory.max_size_bytes });
+  // Loaded only when configured: a Redis client library adds MiBs of RSS to a process that does not use it.
+  const { createRedisClient, createRedisStore } = await import('./cache/stores/redis.js');
   const log = logger.child({ component: 'cache-redis' });
   const client = createRedisClient({
     url: backend.redis.url,
@@ -104,8 +107,8 @@ const createCacheStore = async (config: Config, logger: Logger): Promise<CacheSt
     timeoutMs: backend.redis.timeout_ms,
     logger: log,
   });
-  if (!(await waitUntilReady(client, REDIS_STARTUP_WAIT_MS))) {
+  if (!(await client.waitUntilReady(REDIS_STARTUP_WAIT_MS))) {
     log.warn({ waitedMs: REDIS_STARTUP_WAIT_MS }, 'redis is not reachable yet; cache calls answer 503 until it is');
   }
-  return createRedisStore({ client, timeoutMs: backend.redis.timeout_ms, ownsClient: true });
+  return instrumentStore(createRedisStore({ client, timeoutMs: backend.redis.timeout_ms, ownsClient: true }), { metrics, logger, name: 'cache' });
 };

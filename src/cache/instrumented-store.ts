@@ -27,7 +27,7 @@ export const instrumentStore = (inner: CacheStore, opts: { metrics: Metrics; log
   let suppressed = 0;
 
   const timed = async <T>(op: 'get' | 'put' | 'delete', call: () => Promise<T>): Promise<T> => {
-    const start = process.hrtime.bigint();
+    const start = performance.now();
     try {
       return await call();
     } catch (err) {
@@ -43,7 +43,7 @@ export const instrumentStore = (inner: CacheStore, opts: { metrics: Metrics; log
       }
       throw err;
     } finally {
-      timers[op].observe(Number(process.hrtime.bigint() - start) / 1e9);
+      timers[op].observe((performance.now() - start) / 1000);
     }
   };
 

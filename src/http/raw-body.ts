@@ -5,9 +5,10 @@ import type { FastifyInstance } from 'fastify';
  * Content-Type: Prebid.js posts cache writes as `text/plain` (to avoid a CORS preflight), and
  * the cache keeps JSON values exactly as posted, so the route parses the text itself.
  */
-export const acceptAnyBodyAsText = (scope: FastifyInstance, bodyLimit: number): void => {
+export const acceptAnyBodyAsText = (scope: FastifyInstance): void => {
   scope.removeAllContentTypeParsers();
-  scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit }, (_req, body, done) => {
+  // No bodyLimit here: each route sets its own, which both the parser and error messages use.
+  scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     done(null, body);
   });
 };

@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { Cluster } from 'ioredis';
 import type { CacheStore } from '../../src/cache/cache-store.js';
-import { createRedisClient, createRedisStore, waitUntilReady } from '../../src/cache/stores/redis.js';
+import { createRedisClient, createRedisStore } from '../../src/cache/stores/redis.js';
 import type { RedisClient } from '../../src/cache/stores/redis.js';
 import { isAppError } from '../../src/core/app-error.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { waitFor } from '../support/ports.js';
-import { startRedis, startRedisCluster } from '../support/redis.js';
+import { adminClient, startRedis, startRedisCluster } from '../support/redis.js';
 import type { RedisCluster, RedisServer } from '../support/redis.js';
 import { cacheStoreContract } from '../support/store-contract.js';
 
@@ -16,7 +15,7 @@ const TIMEOUT_MS = 150;
 
 const openStore = async (conn: { url?: string; clusterNodes?: string[] }): Promise<{ store: CacheStore; client: RedisClient }> => {
   const client = createRedisClient({ ...conn, timeoutMs: TIMEOUT_MS, logger: silentLogger });
-  assert.ok(await waitUntilReady(client, 5000), 'redis client did not become ready');
+  assert.ok(await client.waitUntilReady(5000), 'redis client did not become ready');
   return { client, store: createRedisStore({ client, timeoutMs: TIMEOUT_MS, ownsClient: true }) };
 };
 
@@ -42,7 +41,7 @@ describe('redis store on a single node', () => {
     const { store } = await openStore({ url: redis.url });
     const key = `plain-${randomUUID()}`;
     await store.putMany([{ key, value: Buffer.from('xml<VAST/>'), ttlSeconds: 42 }], { createOnly: true });
-    const raw = redis.client();
+    const raw = redis.admin;
     assert.equal(await raw.get(key), 'xml<VAST/>');
     const ttl = await raw.ttl(key);
     assert.ok(ttl > 40 && ttl <= 42, `ttl ${ttl}`);
@@ -63,21 +62,21 @@ describe('redis store on a single node', () => {
       redis.resume();
     }
     // The SET was already on the wire; the undo queued behind it removes it once Redis wakes up.
-    const raw = redis.client();
+    const raw = redis.admin;
     await waitFor('late write undone', async () => (await raw.exists(key)) === 0, 3000);
     await store.close();
   });
 
   it('applies a multi-entry batch as one transaction', async () => {
     const { store } = await openStore({ url: redis.url });
-    const raw = redis.client();
+    const raw = redis.admin;
     const keys = [randomUUID(), randomUUID(), randomUUID()];
     // With no memory to spare, Redis refuses the queued writes and discards the whole transaction.
-    await raw.config('SET', 'maxmemory', '1');
+    await raw.configSet('maxmemory', '1');
     try {
       await assert.rejects(store.putMany(keys.map((k) => entry(k, 'v')), { createOnly: true }), isBackendError('BACKEND_FAILURE'));
     } finally {
-      await raw.config('SET', 'maxmemory', '0');
+      await raw.configSet('maxmemory', '0');
     }
     for (const k of keys) assert.equal(await raw.exists(k), 0);
     await store.close();
@@ -117,8 +116,12 @@ describe('redis store with a password', () => {
 
       const client = createRedisClient({ url: `redis://127.0.0.1:${redis.port}`, timeoutMs: TIMEOUT_MS, logger: silentLogger });
       const unauthenticated = createRedisStore({ client, timeoutMs: TIMEOUT_MS, ownsClient: true });
-      await assert.rejects(unauthenticated.get(key), (err) => isAppError(err) && err.code.startsWith('BACKEND_'));
-      await unauthenticated.close();
+      try {
+        await client.waitUntilReady(1000);
+        await assert.rejects(unauthenticated.get(key), (err) => isAppError(err) && err.code === 'BACKEND_FAILURE' && /NOAUTH/.test(err.message));
+      } finally {
+        await unauthenticated.close();
+      }
     } finally {
       await redis.stop();
     }
@@ -139,19 +142,23 @@ describe('redis store on a 3-master cluster', () => {
     return { store, cleanup: () => store.close() };
   });
 
+  const masters = () => Promise.all(cluster.nodes.map((n) => adminClient(Number(n.split(':')[1]))));
+
   it('spreads keys over the masters', async () => {
     const { store, client } = await openStore({ clusterNodes: cluster.nodes });
-    assert.ok(client instanceof Cluster);
+    assert.ok(client.isCluster);
     const keys = Array.from({ length: 30 }, () => randomUUID());
     await store.putMany(keys.map((k) => entry(k, 'v')), { createOnly: true });
-    const counts = await Promise.all(client.nodes('master').map((n) => n.dbsize()));
+    const nodes = await masters();
+    const counts = await Promise.all(nodes.map((n) => n.dbSize()));
+    for (const n of nodes) n.destroy();
     assert.equal(counts.length, 3);
     assert.ok(counts.every((c) => c > 0), `keys per master: ${counts.join(',')}`);
     await store.close();
   });
 
   it('leaves none of a batch readable when one master hangs', async () => {
-    const { store, client } = await openStore({ clusterNodes: cluster.nodes });
+    const { store } = await openStore({ clusterNodes: cluster.nodes });
     const keys = Array.from({ length: 12 }, () => randomUUID());
     cluster.pauseNode(0);
     try {
@@ -160,8 +167,13 @@ describe('redis store on a 3-master cluster', () => {
       cluster.resumeNode(0);
     }
     await waitFor('every key of the failed batch gone', async () => {
-      const exists = await Promise.all(keys.map((k) => client.exists(k)));
-      return exists.every((e) => e === 0);
+      const nodes = await masters();
+      try {
+        const found = await Promise.all(nodes.map((n) => Promise.all(keys.map((k) => n.exists(k).catch(() => 0)))));
+        return found.flat().every((e) => e === 0);
+      } finally {
+        for (const n of nodes) n.destroy();
+      }
     }, 5000);
     await store.close();
   });

@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { createClient } from 'redis';
 import { freePort, waitFor } from './ports.js';
 
 export interface RedisServer {
@@ -12,12 +12,22 @@ export interface RedisServer {
   readonly password: string | undefined;
   /** Stops the process (SIGKILL, like a crash, when `hard`). */
   stop(opts?: { hard?: boolean }): Promise<void>;
-  /** A plain client to this server, for assertions. Closed by `stop()`. */
-  client(): Redis;
+  /** A connected plain client to this server, for setting up and checking. Closed by `stop()`. */
+  readonly admin: AdminClient;
   /** SIGSTOP: the server keeps its connections but answers nothing, like a hung Redis. */
   pause(): void;
   resume(): void;
 }
+
+export type AdminClient = ReturnType<typeof createClient>;
+
+/** A connected client for assertions; fails fast rather than reconnecting. */
+export const adminClient = async (port: number, password?: string): Promise<AdminClient> => {
+  const client = createClient({ socket: { host: '127.0.0.1', port, reconnectStrategy: false }, ...(password ? { password } : {}) });
+  client.on('error', () => undefined);
+  await client.connect();
+  return client;
+};
 
 const started = new Set<ChildProcess>();
 process.on('exit', () => {
@@ -48,25 +58,23 @@ export const startRedis = async (opts: { password?: string; port?: number } = {}
   const port = opts.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'openbid-redis-'));
   const proc = spawnRedis(port, dir, opts.password ? ['--requirepass', opts.password] : []);
-  const clients: Redis[] = [];
-  const client = (): Redis => {
-    const c = new Redis({ port, host: '127.0.0.1', lazyConnect: false, maxRetriesPerRequest: 1, ...(opts.password ? { password: opts.password } : {}) });
-    c.on('error', () => undefined);
-    clients.push(c);
-    return c;
-  };
-  const probe = client();
-  await waitFor(`redis-server on port ${port}`, async () => (await probe.ping()) === 'PONG');
+  let admin: AdminClient | undefined;
+  await waitFor(`redis-server on port ${port}`, async () => {
+    admin = await adminClient(port, opts.password);
+    return (await admin.ping()) === 'PONG';
+  });
+  if (admin === undefined) throw new Error('unreachable');
+  const connected = admin;
   const auth = opts.password ? `:${encodeURIComponent(opts.password)}@` : '';
   return {
     port,
     url: `redis://${auth}127.0.0.1:${port}`,
     password: opts.password,
-    client,
+    admin: connected,
     pause: () => proc.kill('SIGSTOP'),
     resume: () => proc.kill('SIGCONT'),
     stop: async ({ hard = false } = {}) => {
-      for (const c of clients) c.disconnect();
+      if (connected.isOpen) connected.destroy();
       await stopProcess(proc, hard);
       rmSync(dir, { recursive: true, force: true });
     },

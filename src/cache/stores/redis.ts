@@ -1,10 +1,7 @@
-import { Cluster, Redis } from 'ioredis';
-import type { RedisOptions } from 'ioredis';
+import { RESP_TYPES, createClient, createCluster } from 'redis';
 import { AppError, ErrorCode } from '../../core/app-error.js';
 import type { Logger } from '../../core/logger.js';
 import type { CacheStore, PutManyOptions, StoreEntry } from '../cache-store.js';
-
-export type RedisClient = Redis | Cluster;
 
 export interface RedisConnectionOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. */
@@ -20,86 +17,148 @@ export interface RedisConnectionOptions {
   readonly logger: Logger;
 }
 
+/** The few commands the store uses, with bulk-string replies as Buffers; same shape on a node or a cluster. */
+interface Commands {
+  get(key: string): Promise<Buffer | null>;
+  set(key: string, value: Buffer, options: { EX: number; NX?: true }): Promise<unknown>;
+  del(key: string): Promise<number>;
+  eval(script: string, options: { keys: string[]; arguments: Buffer[] }): Promise<unknown>;
+}
+
 /**
- * Opens a client that reconnects on its own and pipelines commands issued in the same tick.
- * While disconnected, calls fail at once instead of queueing (an offline queue would grow without
- * bound during an outage); connection errors are logged at most once per 5 s, never thrown.
+ * A connection to Redis or Redis Cluster (node-redis 5). It reconnects on its own; while
+ * disconnected, calls fail at once instead of queueing (an offline queue would grow without bound
+ * during an outage). Connection errors are logged at most once per 5 s, never thrown.
  */
+export interface RedisClient {
+  readonly isCluster: boolean;
+  /** Resolves true once connected, false if that takes longer than `ms`. */
+  waitUntilReady(ms: number): Promise<boolean>;
+  /** Waits up to a second for replies still due, then drops the connection. Idempotent. */
+  close(): Promise<void>;
+  /** @internal for the store */
+  readonly commands: Commands;
+  /** @internal a transaction on a single node (undefined on a cluster) */
+  readonly transaction?: (entries: readonly StoreEntry[], createOnly: boolean) => Promise<unknown[]>;
+}
+
+const BINARY = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
+
 export const createRedisClient = (opts: RedisConnectionOptions): RedisClient => {
-  const common: RedisOptions = {
-    enableAutoPipelining: true,
-    enableOfflineQueue: false,
+  const url = opts.url !== undefined ? new URL(opts.url) : undefined;
+  const tls = url?.protocol === 'rediss:';
+  const auth = {
+    ...(url?.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url?.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(opts.password ? { password: opts.password } : {}),
+  };
+  const socket = {
     connectTimeout: Math.max(1000, opts.timeoutMs * 10),
     // Back off up to 2 s between reconnects; never give up.
-    retryStrategy: (times: number) => Math.min(50 * 2 ** Math.min(times, 6), 2000),
-    // The store puts its own deadline on each call; no per-request retry limit on top.
-    maxRetriesPerRequest: null,
+    reconnectStrategy: (retries: number) => Math.min(50 * 2 ** Math.min(retries, 6), 2000),
+    ...(tls ? { tls: true as const } : {}),
   };
-  const fromUrl = opts.url !== undefined ? urlOptions(opts.url) : {};
-  const auth: RedisOptions = { ...fromUrl, ...(opts.password ? { password: opts.password } : {}) };
-  let client: RedisClient;
+  const logError = throttledErrorLog(opts.logger);
+  let ready = false;
+  let closed = false;
+  const readyWaiters = new Set<() => void>();
+  const markReady = (): void => {
+    ready = true;
+    for (const w of readyWaiters) w();
+    readyWaiters.clear();
+  };
+
+  let commands: Commands;
+  let close: () => Promise<void>;
+  let transaction: RedisClient['transaction'];
+
   if (opts.clusterNodes !== undefined && opts.clusterNodes.length > 0) {
-    const nodes = opts.clusterNodes.map((n) => {
-      const at = n.lastIndexOf(':');
-      return { host: n.slice(0, at), port: Number(n.slice(at + 1)) };
+    const cluster = createCluster({
+      rootNodes: opts.clusterNodes.map((n) => {
+        const at = n.lastIndexOf(':');
+        return { socket: { host: n.slice(0, at), port: Number(n.slice(at + 1)) } };
+      }),
+      defaults: { ...auth, socket, disableOfflineQueue: true },
     });
-    const { host: _h, port: _p, db: _db, enableOfflineQueue: _q, ...nodeOptions } = { ...common, ...auth };
-    client = new Cluster(nodes, {
-      enableAutoPipelining: true,
-      enableOfflineQueue: false,
-      clusterRetryStrategy: common.retryStrategy,
-      redisOptions: nodeOptions,
-      slotsRefreshTimeout: Math.max(1000, opts.timeoutMs * 10),
-    });
-  } else {
-    client = new Redis({ ...common, ...auth, ...(opts.host ? { host: opts.host } : {}), ...(opts.port ? { port: opts.port } : {}) });
-  }
-  logConnectionErrors(client, opts.logger);
-  return client;
-};
-
-/** Resolves true once the client is ready, false if it is not within `ms` (the caller decides). */
-export const waitUntilReady = (client: RedisClient, ms: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    if (client.status === 'ready') return resolve(true);
-    const timer = setTimeout(() => {
-      client.off('ready', onReady);
-      resolve(false);
-    }, ms);
-    const onReady = (): void => {
-      clearTimeout(timer);
-      resolve(true);
+    cluster.on('error', logError);
+    // A cluster gives up when no seed answers at start; keep trying in the background.
+    const connect = (attempt: number): void => {
+      cluster.connect().then(markReady, (err: unknown) => {
+        logError(err);
+        if (!closed) setTimeout(() => connect(attempt + 1), socket.reconnectStrategy(attempt)).unref();
+      });
     };
-    client.once('ready', onReady);
-  });
+    connect(0);
+    commands = cluster.withTypeMapping(BINARY);
+    close = async () => {
+      if (closed) return;
+      closed = true;
+      if (!ready) return;
+      await deadline(cluster.close(), 1000).catch(() => cluster.destroy());
+    };
+  } else {
+    const client = createClient({
+      ...auth,
+      ...(url && url.pathname.length > 1 ? { database: Number(url.pathname.slice(1)) } : {}),
+      socket: { ...socket, host: opts.host ?? url?.hostname ?? '127.0.0.1', port: opts.port ?? (url?.port ? Number(url.port) : 6379) },
+      disableOfflineQueue: true,
+    });
+    client.on('error', logError);
+    client.on('ready', markReady);
+    client.connect().catch(logError);
+    const binary = client.withTypeMapping(BINARY);
+    commands = binary;
+    transaction = async (entries, createOnly) => {
+      const tx = binary.multi();
+      for (const e of entries) tx.set(e.key, e.value, createOnly ? { EX: e.ttlSeconds, NX: true } : { EX: e.ttlSeconds });
+      return (await tx.exec());
+    };
+    close = async () => {
+      if (closed) return;
+      closed = true;
+      // close() waits for replies still due; a hung server gets a second to answer, then the socket goes.
+      await deadline(client.close(), 1000).catch(() => {
+        if (client.isOpen) client.destroy();
+      });
+    };
+  }
 
-const urlOptions = (url: string): RedisOptions => {
-  const u = new URL(url);
   return {
-    host: u.hostname,
-    port: u.port === '' ? 6379 : Number(u.port),
-    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
-    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-    ...(u.pathname.length > 1 ? { db: Number(u.pathname.slice(1)) } : {}),
-    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+    isCluster: transaction === undefined,
+    commands,
+    ...(transaction ? { transaction } : {}),
+    close,
+    waitUntilReady: (ms) =>
+      new Promise((resolve) => {
+        if (ready) return resolve(true);
+        const timer = setTimeout(() => {
+          readyWaiters.delete(done);
+          resolve(false);
+        }, ms);
+        const done = (): void => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+        readyWaiters.add(done);
+      }),
   };
 };
 
-const logConnectionErrors = (client: RedisClient, logger: Logger): void => {
+const throttledErrorLog = (logger: Logger) => {
   let last = 0;
-  client.on('error', (err: Error) => {
+  return (err: unknown): void => {
     const now = Date.now();
     if (now - last < 5000) return;
     last = now;
-    logger.warn({ err: { message: err.message } }, 'redis connection error; reconnecting');
-  });
+    logger.warn({ err: { message: (err as Error).message } }, 'redis connection error; reconnecting');
+  };
 };
 
 export interface RedisStoreOptions {
   readonly client: RedisClient;
   /** Every call settles within this many milliseconds. */
   readonly timeoutMs: number;
-  /** Whether `close()` quits the client (false when the client is shared with other stores). */
+  /** Whether `close()` closes the client (false when the client is shared with other stores). */
   readonly ownsClient: boolean;
 }
 
@@ -119,36 +178,35 @@ const DELETE_IF_UNCHANGED = "if redis.call('GET', KEYS[1]) == ARGV[1] then retur
  */
 export const createRedisStore = (opts: RedisStoreOptions): CacheStore => {
   const { client, timeoutMs } = opts;
-  const isCluster = client instanceof Cluster;
+  const { commands } = client;
+  let closed = false;
 
-  const set = (e: StoreEntry, createOnly: boolean): Promise<'OK' | null> =>
-    createOnly ? client.set(e.key, e.value, 'EX', e.ttlSeconds, 'NX') : client.set(e.key, e.value, 'EX', e.ttlSeconds);
+  const set = (e: StoreEntry, createOnly: boolean): Promise<unknown> =>
+    commands.set(e.key, e.value, createOnly ? { EX: e.ttlSeconds, NX: true } : { EX: e.ttlSeconds });
 
   const write = async (entries: readonly StoreEntry[], createOnly: boolean): Promise<boolean[]> => {
-    if (entries.length === 1 || isCluster) {
+    if (entries.length === 1 || client.transaction === undefined) {
       return Promise.all(entries.map(async (e) => (await set(e, createOnly)) === 'OK'));
     }
-    const tx = client.multi();
-    for (const e of entries) {
-      if (createOnly) tx.set(e.key, e.value, 'EX', e.ttlSeconds, 'NX');
-      else tx.set(e.key, e.value, 'EX', e.ttlSeconds);
-    }
-    const results = await tx.exec();
-    if (results === null) throw new Error('transaction aborted');
-    return results.map(([err, reply]) => {
-      if (err) throw err;
-      return reply === 'OK';
-    });
+    return (await client.transaction(entries, createOnly)).map((reply) => reply === 'OK');
   };
 
   const undo = (entries: readonly StoreEntry[]): void => {
-    for (const e of entries) client.eval(DELETE_IF_UNCHANGED, 1, e.key, e.value).catch(() => undefined);
+    for (const e of entries) commands.eval(DELETE_IF_UNCHANGED, { keys: [e.key], arguments: [e.value] }).catch(() => undefined);
+  };
+
+  const ensureOpen = (): void => {
+    if (closed) throw new AppError(ErrorCode.BACKEND_FAILURE, 'redis store is closed');
   };
 
   return {
     kind: 'redis',
-    get: (key) => deadline(client.getBuffer(key).then((v) => v ?? undefined), timeoutMs),
+    get: async (key) => {
+      ensureOpen();
+      return (await deadline(commands.get(key), timeoutMs)) ?? undefined;
+    },
     putMany: async (entries: readonly StoreEntry[], { createOnly }: PutManyOptions) => {
+      ensureOpen();
       if (entries.length === 0) return [];
       try {
         return await deadline(write(entries, createOnly), timeoutMs);
@@ -158,24 +216,16 @@ export const createRedisStore = (opts: RedisStoreOptions): CacheStore => {
       }
     },
     delete: async (keys) => {
+      ensureOpen();
       if (keys.length === 0) return;
       // One DEL per key: a multi-key DEL fails in a cluster when the keys hash to different slots.
-      await deadline(Promise.all(keys.map((k) => client.del(k))), timeoutMs);
+      await deadline(Promise.all(keys.map((k) => commands.del(k))), timeoutMs);
     },
     close: async () => {
-      if (!opts.ownsClient) return;
-      await closeRedisClient(client);
+      closed = true;
+      if (opts.ownsClient) await client.close();
     },
   };
-};
-
-/** Quits politely, or drops the connection if Redis does not answer in a second. */
-export const closeRedisClient = async (client: RedisClient): Promise<void> => {
-  try {
-    await deadline(client.quit(), 1000);
-  } catch {
-    client.disconnect();
-  }
 };
 
 /** Settles within `ms`: the call's own result, or a BACKEND_TIMEOUT error; other errors become BACKEND_FAILURE. */

@@ -11,13 +11,9 @@ export interface CacheRoutesOptions {
 /** `POST /cache` and `GET /cache?uuid=`. */
 export const cacheRoutes = (server: FastifyInstance, opts: CacheRoutesOptions): void => {
   void server.register((scope, _o, done) => {
-    acceptAnyBodyAsText(scope, opts.maxBodyBytes);
-    scope.addHook('onRequest', (_req, reply, next) => {
-      setCacheHeaders(reply);
-      next();
-    });
+    acceptAnyBodyAsText(scope);
 
-    scope.post('/cache', async (req, reply) => {
+    scope.post('/cache', { bodyLimit: opts.maxBodyBytes }, async (req, reply) => {
       const uuids = await opts.cache.putRequest(typeof req.body === 'string' ? req.body : '');
       return reply.type('application/json').send(putResponseBody(uuids));
     });
@@ -30,12 +26,17 @@ export const cacheRoutes = (server: FastifyInstance, opts: CacheRoutesOptions): 
   });
 };
 
-/** Cached values must never be stored by a browser or proxy, nor sniffed into another type. */
-export const setCacheHeaders = (reply: FastifyReply): void => {
-  void reply.header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff');
+export const putResponseBody = (uuids: readonly string[]): string => {
+  let body = '{"responses":[';
+  for (let i = 0; i < uuids.length; i++) body += `${i === 0 ? '' : ','}{"uuid":${JSON.stringify(uuids[i])}}`;
+  return `${body}]}`;
 };
 
-export const putResponseBody = (uuids: readonly string[]): string => JSON.stringify({ responses: uuids.map((uuid) => ({ uuid })) });
+const asIs = (text: string): string => text;
 
+/**
+ * Sends a cached value with exactly `application/xml` or `application/json` (as Prebid Cache
+ * does). Fastify would append `; charset=utf-8` to a JSON type; a reply serializer bypasses that.
+ */
 export const sendCachedValue = (reply: FastifyReply, value: CachedValue): FastifyReply =>
-  reply.type(CONTENT_TYPES[value.type]).send(value.body);
+  reply.type(CONTENT_TYPES[value.type]).serializer(asIs).send(value.body);

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from './load.js';
+import { redactConfig } from './redact.js';
+
+const problemsOf = (fn: () => unknown): readonly string[] => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  assert.fail('expected a ConfigError');
+};
+
+const tempFile = (name: string, text: string): string => {
+  const path = join(mkdtempSync(join(tmpdir(), 'openbid-config-')), name);
+  writeFileSync(path, text);
+  return path;
+};
+
+describe('loadConfig', () => {
+  it('gives the embedded defaults with no file', () => {
+    const c = loadConfig({});
+    assert.equal(c.server.port, 8000);
+    assert.equal(c.server.host, '0.0.0.0');
+    assert.equal(c.server.external_url, 'http://localhost:8000');
+    assert.equal(c.cache.backend.type, 'memory');
+    assert.equal(c.cache.backend.memory.max_size_bytes, 268435456);
+    assert.deepEqual(c.cache.request_limits, {
+      max_size_bytes: 10240,
+      max_num_values: 10,
+      max_ttl_seconds: 3600,
+      allow_setting_keys: false,
+      max_key_length: 256,
+      max_body_bytes: 1048576,
+    });
+    assert.equal(c.cache.backend.redis.timeout_ms, 100);
+    assert.equal(c.metrics.enabled, true);
+  });
+
+  it('reads YAML and JSON files', () => {
+    const yaml = tempFile('c.yaml', 'server:\n  port: 9001\ncache:\n  backend: {type: redis, redis: {url: "redis://10.0.0.1:6380"}}\n');
+    const y = loadConfig({ file: yaml });
+    assert.equal(y.server.port, 9001);
+    assert.equal(y.cache.backend.redis.url, 'redis://10.0.0.1:6380');
+    assert.equal(y.cache.backend.redis.timeout_ms, 100);
+    const json = tempFile('c.json', JSON.stringify({ cache: { request_limits: { allow_setting_keys: true } } }));
+    assert.equal(loadConfig({ file: json }).cache.request_limits.allow_setting_keys, true);
+  });
+
+  it('takes the file from OPENBID_CONFIG', () => {
+    const yaml = tempFile('c.yaml', 'server: {port: 9002}\n');
+    assert.equal(loadConfig({ env: { OPENBID_CONFIG: yaml } }).server.port, 9002);
+  });
+
+  it('applies environment overrides over the file, converting types', () => {
+    const yaml = tempFile('c.yaml', 'server: {port: 9003}\n');
+    const c = loadConfig({
+      file: yaml,
+      env: {
+        OPENBID_SERVER__PORT: '9100',
+        OPENBID_cache__request_limits__ALLOW_SETTING_KEYS: 'true',
+        'OPENBID_CACHE__REQUEST-LIMITS__MAX_TTL_SECONDS': '60',
+        OPENBID_CACHE__BACKEND__REDIS__CLUSTER_NODES: '127.0.0.1:7000, 127.0.0.1:7001',
+        OPENBID_CONFIG_UNRELATED: 'ignored',
+      },
+    });
+    assert.equal(c.server.port, 9100);
+    assert.equal(c.cache.request_limits.allow_setting_keys, true);
+    assert.equal(c.cache.request_limits.max_ttl_seconds, 60);
+    assert.deepEqual(c.cache.backend.redis.cluster_nodes, ['127.0.0.1:7000', '127.0.0.1:7001']);
+    assert.deepEqual(loadConfig({ env: { OPENBID_CACHE__BACKEND__REDIS__CLUSTER_NODES: '["a:1"]' } }).cache.backend.redis.cluster_nodes, ['a:1']);
+  });
+
+  it('reports every problem at once', () => {
+    const problems = problemsOf(() =>
+      loadConfig({
+        raw: { server: { port: 'http', extra: 1 }, cache: { backend: { type: 'mongo' } }, bogus: {} },
+        env: { OPENBID_SERVER__WORKERS: '0', OPENBID_NOPE__X: '1' },
+      }),
+    );
+    assert.deepEqual([...problems].sort(), [
+      '(root): unknown key bogus',
+      'OPENBID_NOPE__X: no configuration key nope',
+      'cache.backend.type: must be one of memory, redis',
+      'server.port: must be integer',
+      'server.workers: must be >= 1',
+      'server: unknown key extra',
+    ]);
+  });
+
+  it('reports unreadable and unparsable files', () => {
+    assert.match(problemsOf(() => loadConfig({ file: '/nonexistent/openbid.yaml' }))[0] ?? '', /cannot read config file .*ENOENT/);
+    assert.match(problemsOf(() => loadConfig({ file: tempFile('bad.yaml', 'server: [\n') }))[0] ?? '', /cannot parse config file/);
+    assert.match(problemsOf(() => loadConfig({ file: tempFile('list.yaml', '- 1\n') }))[0] ?? '', /must be a mapping/);
+  });
+
+  it('checks rules across keys', () => {
+    assert.deepEqual(problemsOf(() => loadConfig({ raw: { server: { workers: 4 } } })), [
+      'server.workers: more than 1 worker needs cache.backend.type redis (a memory store is per process)',
+    ]);
+    assert.equal(loadConfig({ raw: { server: { workers: 4 }, cache: { backend: { type: 'redis' } } } }).server.workers, 4);
+    assert.match(problemsOf(() => loadConfig({ raw: { server: { external_url: 'ftp://x' } } }))[0] ?? '', /external_url/);
+    assert.match(problemsOf(() => loadConfig({ raw: { cache: { backend: { type: 'redis', redis: { url: 'http://x' } } } } }))[0] ?? '', /redis:\/\//);
+    assert.match(problemsOf(() => loadConfig({ raw: { cache: { backend: { redis: { cluster_nodes: ['nope'] } } } } }))[0] ?? '', /not host:port/);
+  });
+
+  it('returns a frozen config', () => {
+    const c = loadConfig({});
+    assert.ok(Object.isFrozen(c.cache.request_limits));
+    assert.throws(() => {
+      (c.server as { port: number }).port = 1;
+    });
+  });
+});
+
+describe('redactConfig', () => {
+  it('hides secrets and URL passwords, keeps the rest', () => {
+    const out = redactConfig({
+      api: { 'api-key': 'k1', 'storage-path': '/storage' },
+      storage: { redis: { app: { password: 'pw', host: 'h' } } },
+      cache: { backend: { redis: { url: 'redis://user:hunter2@host:6379' } } },
+      empty: { password: '' },
+    }) as Record<string, Record<string, unknown>>;
+    const text = JSON.stringify(out);
+    assert.ok(!text.includes('k1') && !text.includes('hunter2') && !text.includes('"pw"'), text);
+    assert.ok(text.includes('/storage') && text.includes('"host":"h"') && text.includes('redis://user:redacted@host:6379'));
+    assert.deepEqual(out.empty, { password: '' });
+  });
+});

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { startRedis } from '../support/redis.js';
+import { runCli, startServerProcess } from '../support/server-process.js';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+describe('openbid command line', () => {
+  it('--help prints usage and exits 0', async () => {
+    const run = runCli(['--help']);
+    assert.equal(await run.exited, 0);
+    assert.match(run.output(), /Usage: openbid \[--config FILE\]/);
+    assert.match(run.output(), /OPENBID_<SECTION>__<KEY>/);
+  });
+
+  it('--version prints the package version', async () => {
+    const run = runCli(['--version']);
+    assert.equal(await run.exited, 0);
+    assert.equal(run.output().trim(), `openbid ${pkg.version}`);
+  });
+
+  it('an unknown flag exits 2 with usage', async () => {
+    const run = runCli(['--bogus']);
+    assert.equal(await run.exited, 2);
+    assert.match(run.output(), /Usage:/);
+  });
+
+  it('an invalid config exits 1 listing every problem', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'openbid-bad-')), 'bad.yaml');
+    writeFileSync(file, 'server:\n  port: nope\n  colour: blue\ncache:\n  backend:\n    type: floppy\n');
+    const run = runCli(['--config', file], { OPENBID_SERVER__WORKERS: '0' });
+    assert.equal(await run.exited, 1);
+    const out = run.output();
+    for (const problem of ['server.port: must be integer', 'server: unknown key colour', 'cache.backend.type: must be one of memory, redis', 'server.workers: must be >= 1']) {
+      assert.ok(out.includes(problem), `missing "${problem}" in:\n${out}`);
+    }
+  });
+});
+
+describe('openbid server process', () => {
+  it('serves a cache round trip and logs the resolved config with secrets redacted', async () => {
+    const server = await startServerProcess({ cache: { backend: { redis: { url: 'redis://user:hunter2@127.0.0.1:1' } } } });
+    try {
+      const put = await fetch(`${server.baseUrl}/cache`, { method: 'POST', body: JSON.stringify({ puts: [{ type: 'xml', value: '<VAST/>' }] }) });
+      assert.equal(put.status, 200);
+      const { responses } = (await put.json()) as { responses: { uuid: string }[] };
+      const get = await fetch(`${server.baseUrl}/cache?uuid=${responses[0]?.uuid ?? ''}`);
+      assert.equal(await get.text(), '<VAST/>');
+      const log = server.output();
+      assert.match(log, /"msg":"configuration loaded"/);
+      assert.ok(log.includes('redis://user:redacted@127.0.0.1:1'), 'redis URL not redacted');
+      assert.ok(!log.includes('hunter2'), 'secret leaked into the log');
+    } finally {
+      server.proc.kill('SIGTERM');
+      assert.equal(await server.exited, 0);
+    }
+  });
+
+  it('exposes Prometheus metrics for requests and cache operations', async () => {
+    const server = await startServerProcess();
+    try {
+      await fetch(`${server.baseUrl}/cache`, { method: 'POST', body: JSON.stringify({ puts: [{ type: 'xml', value: '<a/>' }] }) });
+      await fetch(`${server.baseUrl}/cache?uuid=00000000-0000-4000-8000-00000000beef`);
+      const res = await fetch(`${server.baseUrl}/metrics`);
+      assert.equal(res.status, 200);
+      const text = await res.text();
+      for (const line of [
+        'openbid_cache_puts_total{type="xml",result="stored"} 1',
+        'openbid_cache_gets_total{result="miss"} 1',
+        'openbid_http_requests_total{route="/cache",method="POST",status="200"} 1',
+        'openbid_http_requests_total{route="/cache",method="GET",status="404"} 1',
+      ]) {
+        assert.ok(text.includes(line), `missing "${line}"`);
+      }
+      assert.match(text, /openbid_http_request_duration_seconds_bucket\{le="0.005",route="\/cache",method="POST"\}/);
+    } finally {
+      server.proc.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+
+  it('on SIGTERM finishes the request in flight, answers 503 to what follows, and exits 0', async () => {
+    const server = await startServerProcess();
+    const body = JSON.stringify({ puts: [{ type: 'xml', value: '<VAST>in flight</VAST>' }] });
+    const socket = connect(server.port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (d: Buffer) => (received += d.toString()));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // Headers and half the body now; SIGTERM; then the rest, followed by a pipelined /status.
+    socket.write(`POST /cache HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`);
+    await new Promise((r) => setTimeout(r, 200));
+    server.proc.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+    socket.write(`${body.slice(20)}GET /status HTTP/1.1\r\nHost: x\r\n\r\n`);
+    const code = await server.exited;
+    await new Promise((r) => setTimeout(r, 50));
+    socket.destroy();
+    assert.match(received, /^HTTP\/1\.1 200 OK/, `in-flight request not answered 200:\n${received}\n${server.output()}`);
+    assert.match(received, /"responses":\[\{"uuid":"[0-9a-f-]{36}"\}\]/);
+    assert.match(received, /HTTP\/1\.1 503/, 'the request after SIGTERM was not answered 503');
+    assert.equal(code, 0);
+    assert.match(server.output(), /shut down cleanly/);
+  });
+
+  it('runs server.workers cluster workers sharing one Redis, and stops them all on SIGTERM', async () => {
+    const redis = await startRedis();
+    const server = await startServerProcess({ server: { workers: 2 }, cache: { backend: { type: 'redis', redis: { url: redis.url } } } });
+    try {
+      const children = () => execFileSync('pgrep', ['-P', String(server.proc.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+      assert.equal(children().length, 2, 'expected two worker processes');
+      // New connections are spread over the workers; every read must see every write.
+      for (let i = 0; i < 20; i++) {
+        const put = await fetch(`${server.baseUrl}/cache`, { method: 'POST', body: JSON.stringify({ puts: [{ type: 'xml', value: `<v${i}/>` }] }), headers: { connection: 'close' } });
+        const { responses } = (await put.json()) as { responses: { uuid: string }[] };
+        const get = await fetch(`${server.baseUrl}/cache?uuid=${responses[0]?.uuid ?? ''}`, { headers: { connection: 'close' } });
+        assert.equal(await get.text(), `<v${i}/>`);
+      }
+      const pids = new Set(server.output().match(/"pid":\d+,"msg":"openbid listening"/g));
+      assert.equal(pids.size, 2, 'both workers should have logged listening');
+    } finally {
+      server.proc.kill('SIGTERM');
+      assert.equal(await server.exited, 0);
+      await redis.stop();
+    }
+  });
+});

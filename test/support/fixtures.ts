@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { InjectOptions } from 'fastify';
+import type { AppOverrides } from '../../src/app.js';
+import { buildTestApp } from './app.js';
+
+/**
+ * An endpoint fixture: a config and a sequence of requests with the responses they must get.
+ * Ids come from `sequentialIds()`, so the n-th generated uuid is `00000000-0000-4000-8000-<n as 12 hex digits>`.
+ */
+export interface Fixture {
+  readonly description: string;
+  readonly config?: Record<string, unknown>;
+  readonly steps: readonly FixtureStep[];
+}
+
+export interface FixtureStep {
+  readonly request: {
+    readonly method: 'GET' | 'POST' | 'OPTIONS' | 'HEAD';
+    readonly url: string;
+    readonly headers?: Record<string, string>;
+    /** A string is sent as is; anything else as its JSON text. */
+    readonly body?: unknown;
+  };
+  readonly response: {
+    readonly status: number;
+    /** Each listed header must have exactly this value; `null` means it must be absent. */
+    readonly headers?: Record<string, string | null>;
+    /** The body parsed as JSON must deep-equal this. */
+    readonly json?: unknown;
+    /** The body must be exactly this text. */
+    readonly text?: string;
+    /** The body must start with this text (for messages that quote the JSON parser). */
+    readonly textStartsWith?: string;
+  };
+}
+
+export interface FixtureRunOptions {
+  /** Config under each fixture's own (deep-merged), e.g. a Redis backend. */
+  readonly baseConfig?: () => Record<string, unknown>;
+  readonly overrides?: () => AppOverrides;
+  /** Runs before each fixture, e.g. to empty a shared Redis. */
+  readonly beforeEach?: () => Promise<void>;
+  readonly label?: string;
+}
+
+/** Runs every `*.json` fixture in `dir` as one test, each against a fresh app. */
+export const runFixtureDir = (dir: string, opts: FixtureRunOptions = {}): void => {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  assert.ok(files.length > 0, `no fixtures in ${dir}`);
+  describe(`fixtures in ${dir}${opts.label ? ` (${opts.label})` : ''}`, () => {
+    for (const file of files) {
+      const fixture = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Fixture;
+      it(`${file}: ${fixture.description}`, async () => {
+        await opts.beforeEach?.();
+        const config = deepMerge(opts.baseConfig?.() ?? {}, fixture.config ?? {});
+        const app = await buildTestApp(config, opts.overrides?.() ?? {});
+        try {
+          for (const [i, step] of fixture.steps.entries()) await runStep(app.server, step, `${file} step ${i + 1}`);
+        } finally {
+          await app.close();
+        }
+      });
+    }
+  });
+};
+
+const runStep = async (server: Awaited<ReturnType<typeof buildTestApp>>['server'], step: FixtureStep, where: string): Promise<void> => {
+  const { request, response } = step;
+  const options: InjectOptions = { method: request.method, url: request.url, headers: request.headers ?? {} };
+  if (request.body !== undefined) options.payload = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
+  const res = await server.inject(options);
+  assert.equal(res.statusCode, response.status, `${where}: status (body: ${res.body.slice(0, 300)})`);
+  for (const [name, value] of Object.entries(response.headers ?? {})) {
+    assert.equal(res.headers[name.toLowerCase()] ?? null, value, `${where}: header ${name}`);
+  }
+  if (response.json !== undefined) assert.deepEqual(JSON.parse(res.body) as unknown, response.json, `${where}: JSON body`);
+  if (response.text !== undefined) assert.equal(res.body, response.text, `${where}: body`);
+  if (response.textStartsWith !== undefined) assert.ok(res.body.startsWith(response.textStartsWith), `${where}: body ${res.body}`);
+};
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `over` merged onto `base`; objects merge key by key, anything else replaces. */
+export const deepMerge = (base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> => {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = isPlainObject(b) && isPlainObject(v) ? deepMerge(b, v) : v;
+  }
+  return out;
+};

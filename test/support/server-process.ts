@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, waitFor } from './ports.js';
+
+const BIN = new URL('../../bin/openbid.js', import.meta.url).pathname;
+
+export interface ServerProcess {
+  readonly port: number;
+  readonly baseUrl: string;
+  readonly proc: ChildProcess;
+  /** Everything the process printed so far. */
+  output(): string;
+  /** Resolves with the exit code (or signal name) once the process has exited. */
+  exited: Promise<number | string>;
+}
+
+/** Runs `bin/openbid.js` with `args`, collecting output; does not wait for anything. */
+export const runCli = (args: string[], env: Record<string, string> = {}): { proc: ChildProcess; output: () => string; exited: Promise<number | string> } => {
+  const proc = spawn(BIN, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | string>((resolve) => proc.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { proc, output: () => out, exited };
+};
+
+/** Starts the server from a config file on a free 127.0.0.1 port and waits for `/status`. */
+export const startServerProcess = async (config: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<ServerProcess> => {
+  const port = await freePort();
+  const server = { host: '127.0.0.1', port, ...(config.server as Record<string, unknown> | undefined) };
+  const file = join(mkdtempSync(join(tmpdir(), 'openbid-proc-')), 'config.json');
+  writeFileSync(file, JSON.stringify({ ...config, server }));
+  const run = runCli(['--config', file], env);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(`openbid on ${baseUrl}`, async () => (await fetch(`${baseUrl}/status`)).status === 204, 15_000);
+  } catch (err) {
+    run.proc.kill('SIGKILL');
+    throw new Error(`${(err as Error).message}\n--- output ---\n${run.output()}`);
+  }
+  return { port, baseUrl, proc: run.proc, output: run.output, exited: run.exited };
+};
