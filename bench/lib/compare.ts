@@ -1,0 +1,68 @@
+import { runLoad } from './load.js';
+import type { LoadResult, LoadSpec } from './load.js';
+
+export interface Comparison {
+  readonly name: string;
+  /** The lowest acceptable openbid/bare ratio. */
+  readonly target: number;
+  readonly bare: LoadSpec;
+  readonly openbid: LoadSpec;
+}
+
+export interface ComparisonResult {
+  readonly name: string;
+  readonly target: number;
+  readonly bareRps: number;
+  readonly openbidRps: number;
+  readonly ratio: number;
+  readonly openbidP99Ms: number;
+  readonly rounds: readonly { bare: number; openbid: number }[];
+  readonly pass: boolean;
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+
+const checked = async (label: string, spec: LoadSpec): Promise<LoadResult> => {
+  const result = await runLoad(spec);
+  if (result.errors > 0) throw new Error(`${label}: ${result.errors} failed requests under load; figures would be meaningless`);
+  return result;
+};
+
+export interface CompareOptions {
+  readonly rounds: number;
+  readonly seconds: number;
+  readonly warmupSeconds: number;
+}
+
+/**
+ * Loads the bare server and openbid in alternation, `rounds` times each, after a warm-up of both,
+ * and compares the medians. Alternating cancels slow drift of the machine (thermal, neighbours).
+ */
+export const compare = async (c: Comparison, opts: CompareOptions): Promise<ComparisonResult> => {
+  await checked(`${c.name} warm-up (bare)`, { ...c.bare, seconds: opts.warmupSeconds });
+  await checked(`${c.name} warm-up (openbid)`, { ...c.openbid, seconds: opts.warmupSeconds });
+  const rounds: { bare: number; openbid: number }[] = [];
+  const p99s: number[] = [];
+  for (let i = 0; i < opts.rounds; i++) {
+    const bare = await checked(`${c.name} (bare)`, { ...c.bare, seconds: opts.seconds });
+    const openbid = await checked(`${c.name} (openbid)`, { ...c.openbid, seconds: opts.seconds });
+    rounds.push({ bare: bare.requestsPerSecond, openbid: openbid.requestsPerSecond });
+    p99s.push(openbid.p99Ms);
+  }
+  const bareRps = median(rounds.map((r) => r.bare));
+  const openbidRps = median(rounds.map((r) => r.openbid));
+  const ratio = openbidRps / bareRps;
+  return { name: c.name, target: c.target, bareRps, openbidRps, ratio, openbidP99Ms: median(p99s), rounds, pass: ratio >= c.target };
+};
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+export const formatResult = (r: ComparisonResult): string =>
+  `${r.pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(44)} node:http ${fmt(r.bareRps).padStart(7)} req/s   openbid ${fmt(r.openbidRps).padStart(7)} req/s   ` +
+  `ratio ${r.ratio.toFixed(2)} (target >= ${r.target.toFixed(2)})   openbid p99 ${r.openbidP99Ms.toFixed(1)} ms   rounds ${r.rounds
+    .map((x) => (x.openbid / x.bare).toFixed(2))
+    .join('/')}`;

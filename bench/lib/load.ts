@@ -1,0 +1,89 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pinning } from './servers.js';
+
+export interface LoadSpec {
+  readonly url: string;
+  readonly method?: 'GET' | 'POST';
+  readonly body?: string;
+  readonly headers?: Record<string, string>;
+  readonly seconds: number;
+  readonly connections: number;
+}
+
+export interface LoadResult {
+  readonly requestsPerSecond: number;
+  readonly p99Ms: number;
+  readonly errors: number;
+}
+
+const hasWrk = (): boolean => spawnSync('sh', ['-c', 'command -v wrk'], { stdio: 'ignore' }).status === 0;
+
+export const loadTool = (): string => (hasWrk() ? 'wrk' : 'autocannon');
+
+/**
+ * Drives `spec.url` from a separate process (wrk, else autocannon) so the load generator never
+ * shares an event loop with a server under test. Bounded by `spec.seconds`.
+ */
+export const runLoad = (spec: LoadSpec): Promise<LoadResult> => (hasWrk() ? runWrk(spec) : runAutocannon(spec));
+
+const collect = (cmd: string, args: string[], timeoutMs: number): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const proc = spawn(cmd, args);
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(out);
+      else reject(new Error(`${cmd} exited ${code}:\n${out}`));
+    });
+  });
+
+const runWrk = async (spec: LoadSpec): Promise<LoadResult> => {
+  const dir = mkdtempSync(join(tmpdir(), 'openbid-wrk-'));
+  const script = join(dir, 'request.lua');
+  const headers = { ...(spec.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...spec.headers };
+  writeFileSync(
+    script,
+    [
+      `wrk.method = ${JSON.stringify(spec.method ?? 'GET')}`,
+      ...(spec.body !== undefined ? [`wrk.body = ${luaString(spec.body)}`] : []),
+      ...Object.entries(headers).map(([k, v]) => `wrk.headers[${JSON.stringify(k)}] = ${JSON.stringify(v)}`),
+    ].join('\n'),
+  );
+  const wrk = ['wrk', '-t1', `-c${spec.connections}`, `-d${spec.seconds}s`, '--latency', '-s', script, spec.url];
+  const pin = pinning();
+  const [cmd, ...args] = pin ? ['taskset', '-c', pin.load, ...wrk] : wrk;
+  const out = await collect(cmd as string, args, (spec.seconds + 30) * 1000);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
+  const p99Ms = p99 ? Number(p99[1]) * ({ us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']) : NaN;
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
+  const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
+  const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + socketErrors;
+  if (!Number.isFinite(rps)) throw new Error(`cannot read wrk output:\n${out}`);
+  return { requestsPerSecond: rps, p99Ms, errors };
+};
+
+// Lua long brackets take any text unescaped, as long as the closing bracket does not occur in it.
+const luaString = (s: string): string => {
+  let eq = '';
+  while (s.includes(`]${eq}]`)) eq += '=';
+  return `[${eq}[${s}]${eq}]`;
+};
+
+const runAutocannon = async (spec: LoadSpec): Promise<LoadResult> => {
+  const require = createRequire(import.meta.url);
+  const bin = join(require.resolve('autocannon/package.json'), '..', 'autocannon.js');
+  const args = [bin, '-j', '-c', String(spec.connections), '-d', String(spec.seconds), '-m', spec.method ?? 'GET'];
+  if (spec.body !== undefined) args.push('-b', spec.body, '-H', 'Content-Type=application/json');
+  for (const [k, v] of Object.entries(spec.headers ?? {})) args.push('-H', `${k}=${v}`);
+  const out = await collect(process.execPath, [...args, spec.url], (spec.seconds + 30) * 1000);
+  const json = JSON.parse(out.slice(out.indexOf('{'))) as { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number };
+  return { requestsPerSecond: json.requests.average, p99Ms: json.latency.p99, errors: json.non2xx + json.errors };
+};

@@ -1,0 +1,83 @@
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, waitFor } from '../../test/support/ports.js';
+
+export interface BenchServer {
+  readonly name: string;
+  readonly url: string;
+  readonly pid: number;
+  /** Resident set size and its peak, in MiB, read from /proc. */
+  memory(): { rssMiB: number; peakMiB: number };
+  stop(): Promise<void>;
+}
+
+const root = new URL('../..', import.meta.url).pathname;
+
+/**
+ * With two or more cores, servers run on the last core and the load generator on the first, so
+ * each has a core of its own and runs do not drift with the scheduler. BENCH_PIN=0 turns it off.
+ */
+export const pinning = (): { server: string; load: string } | undefined => {
+  const cores = availableParallelism();
+  if (process.env.BENCH_PIN === '0' || cores < 2) return undefined;
+  if (spawnSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }).status !== 0) return undefined;
+  return { server: String(cores - 1), load: '0' };
+};
+
+/** Pins every thread of a running process (node's helpers included) to the server core. */
+const pinServer = (pid: number): void => {
+  const pin = pinning();
+  if (pin !== undefined) spawnSync('taskset', ['-a', '-cp', pin.server, String(pid)], { stdio: 'ignore' });
+};
+
+const track = async (name: string, proc: ChildProcess, url: string, ready: () => Promise<boolean>): Promise<BenchServer> => {
+  let output = '';
+  proc.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  proc.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  try {
+    await waitFor(`${name} at ${url}`, ready, 20_000);
+  } catch (err) {
+    proc.kill('SIGKILL');
+    throw new Error(`${(err as Error).message}\n${output}`);
+  }
+  pinServer(proc.pid ?? 0);
+  return {
+    name,
+    url,
+    pid: proc.pid ?? 0,
+    memory: () => {
+      const status = readFileSync(`/proc/${proc.pid}/status`, 'utf8');
+      const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+      return { rssMiB: kb('VmRSS') / 1024, peakMiB: kb('VmHWM') / 1024 };
+    },
+    stop: async () => {
+      if (proc.exitCode !== null) return;
+      const exited = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+};
+
+/** The bare node:http baseline, in its own process. */
+export const startBareServer = async (bodyBytes: number): Promise<BenchServer> => {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [join(root, 'bench/lib/bare-server.mjs')], { env: { ...process.env, PORT: String(port), BODY_BYTES: String(bodyBytes) } });
+  const url = `http://127.0.0.1:${port}`;
+  return track('node:http', proc, url, async () => (await fetch(url)).ok);
+};
+
+/** openbid from dist/ (built by `npm run bench`), single process, with this config. */
+export const startOpenbid = async (config: Record<string, unknown>): Promise<BenchServer> => {
+  const port = await freePort();
+  const file = join(mkdtempSync(join(tmpdir(), 'openbid-bench-')), 'config.json');
+  const server = { host: '127.0.0.1', port, ...(config.server as object | undefined) };
+  writeFileSync(file, JSON.stringify({ logging: { level: 'warn' }, ...config, server }));
+  // The same Node flags as `npm start` and the bin's shebang.
+  const proc = spawn(process.execPath, ['--max-semi-space-size=4', join(root, 'bin/openbid.js'), '--config', file], { env: { ...process.env } });
+  const url = `http://127.0.0.1:${port}`;
+  return track('openbid', proc, url, async () => (await fetch(`${url}/status`)).status === 204);
+};
