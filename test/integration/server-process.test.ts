@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { waitFor } from '../support/ports.js';
 import { startRedis } from '../support/redis.js';
 import { runCli, startServerProcess } from '../support/server-process.js';
 
@@ -112,6 +113,9 @@ describe('openbid server process', () => {
     const server = await startServerProcess({ server: { workers: 2 }, cache: { backend: { type: 'redis', redis: { url: redis.url } } } });
     try {
       const children = () => execFileSync('pgrep', ['-P', String(server.proc.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+      const listening = () => new Set(server.output().match(/"pid":\d+,"msg":"openbid listening"/g)).size;
+      // /status answers as soon as the first worker listens; wait for the second.
+      await waitFor('both workers listening', async () => listening() === 2, 10_000);
       assert.equal(children().length, 2, 'expected two worker processes');
       // New connections are spread over the workers; every read must see every write.
       for (let i = 0; i < 20; i++) {
@@ -120,8 +124,16 @@ describe('openbid server process', () => {
         const get = await fetch(`${server.baseUrl}/cache?uuid=${responses[0]?.uuid ?? ''}`, { headers: { connection: 'close' } });
         assert.equal(await get.text(), `<v${i}/>`);
       }
-      const pids = new Set(server.output().match(/"pid":\d+,"msg":"openbid listening"/g));
-      assert.equal(pids.size, 2, 'both workers should have logged listening');
+
+      // A worker that dies is replaced.
+      const [victim] = children();
+      process.kill(Number(victim), 'SIGKILL');
+      await waitFor('a replacement worker', async () => {
+        const now = children();
+        return now.length === 2 && !now.includes(victim ?? '');
+      }, 10_000);
+      await waitFor('the replacement serving', async () => listening() === 3, 10_000);
+      assert.match(server.output(), /worker died; starting a new one/);
     } finally {
       server.proc.kill('SIGTERM');
       assert.equal(await server.exited, 0);
