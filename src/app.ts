@@ -13,10 +13,12 @@ import type { Logger } from './core/logger.js';
 import { cacheRoutes } from './http/routes/cache.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { statusRoutes } from './http/routes/status.js';
+import { storageRoutes } from './http/routes/storage.js';
 import { createHttpServer } from './http/server.js';
 import type { Metrics } from './metrics/metrics.js';
 import { noopMetrics } from './metrics/noop.js';
 import { createPrometheusMetrics } from './metrics/prometheus.js';
+import { createStorageService } from './storage/storage-service.js';
 
 /** Replaceable collaborators, for tests; production uses the defaults. */
 export interface AppOverrides {
@@ -64,6 +66,12 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     },
   });
 
+  const storageStores = await createStorageStores(config, logger, metrics);
+  const storage = createStorageService({ stores: storageStores.stores, metrics });
+  if (config.api['api-key'] === '') {
+    logger.warn({ path: config.api['storage-path'] }, 'api.api-key is not set: storage writes are refused (401) until it is');
+  }
+
   let shuttingDown = false;
   const server = createHttpServer({
     logger,
@@ -75,6 +83,18 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   statusRoutes(server, { isShuttingDown: () => shuttingDown });
   if (config.metrics.enabled) metricsRoutes(server, { metrics });
   cacheRoutes(server, { cache, maxBodyBytes: config.cache.request_limits.max_body_bytes });
+  storageRoutes(server, {
+    storage,
+    path: config.api['storage-path'],
+    apiKey: config.api['api-key'],
+    readPublic: config.api['storage-read-public'],
+    limits: {
+      defaultTtlSeconds: config.storage.default_ttl_seconds,
+      maxTtlSeconds: config.storage.max_ttl_seconds,
+      maxValueBytes: config.storage.max_value_bytes,
+      maxKeyLength: config.storage.max_key_length,
+    },
+  });
   await server.ready();
 
   let closing: Promise<void> | undefined;
@@ -85,7 +105,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
       (closing ??= (async () => {
         shuttingDown = true;
         await server.close();
-        await cacheStore.close();
+        await Promise.all([cacheStore.close(), storageStores.close()]);
       })()),
   };
 };
@@ -111,4 +131,45 @@ const createCacheStore = async (config: Config, logger: Logger, metrics: Metrics
     log.warn({ waitedMs: REDIS_STARTUP_WAIT_MS }, 'redis is not reachable yet; cache calls answer 503 until it is');
   }
   return instrumentStore(createRedisStore({ client, timeoutMs: backend.redis.timeout_ms, ownsClient: true }), { metrics, logger, name: 'cache' });
+};
+
+/**
+ * One store per storage application: memory applications get an LRU of their own; Redis
+ * applications naming the same host, port and password share one connection (each keeps its own
+ * key namespace inside the storage service).
+ */
+const createStorageStores = async (config: Config, logger: Logger, metrics: Metrics): Promise<{ stores: Map<string, CacheStore>; close: () => Promise<void> }> => {
+  const stores = new Map<string, CacheStore>();
+  for (const [name, app] of Object.entries(config.storage.memory)) stores.set(name, createMemoryStore({ maxSizeBytes: app.max_size_bytes }));
+  const redisApps = Object.entries(config.storage.redis);
+  const clients: { close(): Promise<void> }[] = [];
+  if (redisApps.length > 0) {
+    const { createRedisClient, createRedisStore } = await import('./cache/stores/redis.js');
+    const shared = new Map<string, ReturnType<typeof createRedisClient>>();
+    for (const [name, app] of redisApps) {
+      const server = `${app.host}:${app.port}:${app.password}`;
+      let client = shared.get(server);
+      if (client === undefined) {
+        client = createRedisClient({
+          host: app.host,
+          port: app.port,
+          ...(app.password ? { password: app.password } : {}),
+          timeoutMs: app.timeout_ms,
+          logger: logger.child({ component: 'storage-redis', server: `${app.host}:${app.port}` }),
+        });
+        shared.set(server, client);
+        clients.push(client);
+      }
+      stores.set(name, instrumentStore(createRedisStore({ client, timeoutMs: app.timeout_ms, ownsClient: false }), { metrics, logger, name: `storage-${name}` }));
+    }
+    const ready = await Promise.all([...shared.values()].map((c) => c.waitUntilReady(REDIS_STARTUP_WAIT_MS)));
+    if (ready.includes(false)) logger.warn({ waitedMs: REDIS_STARTUP_WAIT_MS }, 'a storage redis is not reachable yet; its applications answer 503 until it is');
+  }
+  return {
+    stores,
+    close: async () => {
+      await Promise.all([...stores.values()].map((s) => s.close()));
+      await Promise.all(clients.map((c) => c.close()));
+    },
+  };
 };

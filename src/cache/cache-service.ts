@@ -3,6 +3,7 @@ import type { IdGenerator } from '../core/ids.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CacheStore } from './cache-store.js';
 import { parsePutRequest, validatePuts } from './put-request.js';
+import { isReservedKey } from './reserved-keys.js';
 import type { CacheLimits, CachePut, CachePutInput } from './put-request.js';
 import { decodeStoredValue, encodeStoredValue } from './stored-value.js';
 import type { ValueType } from './stored-value.js';
@@ -107,7 +108,8 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
       }
       let stored: Buffer | undefined;
       try {
-        stored = await store.get(uuid);
+        // Storage entries may share the Redis; they are never readable as cache values.
+        stored = isReservedKey(uuid) ? undefined : await store.get(uuid);
       } catch (err) {
         getCounters.error.inc();
         throw backendError(err, `GET /cache uuid=${uuid}: timeout reading value from the backend.`, `GET /cache uuid=${uuid}: error reading value from the backend.`);

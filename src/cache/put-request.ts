@@ -1,5 +1,6 @@
 import { AppError, ErrorCode } from '../core/app-error.js';
 import { rawPutValues } from './raw-put-values.js';
+import { STORAGE_KEY_PREFIX, isReservedKey } from './reserved-keys.js';
 import type { ValueType } from './stored-value.js';
 
 /** The request limits of `/cache` (config `cache.request_limits`). */
@@ -120,6 +121,7 @@ const validKey = (key: unknown, maxLength: number): string | undefined => {
   if (key === undefined || key === null || key === '') return undefined;
   if (typeof key !== 'string') return fail('key must be a string.');
   if (key.length > maxLength) fail(`key must be at most ${maxLength} characters. Found ${key.length}`);
+  if (isReservedKey(key)) fail(`key must not start with '${STORAGE_KEY_PREFIX}', which is reserved for module storage.`);
   return key;
 };
 

@@ -11,14 +11,16 @@ export const CONTENT_TYPES: Readonly<Record<ValueType, string>> = {
 const PREFIX_XML = Buffer.from('xml');
 const PREFIX_JSON = Buffer.from('json');
 
+/** The stored form of a value: type prefix + UTF-8 text. */
+export const encodeStoredValue = (type: ValueType, text: string): Buffer => prefixedText(type === 'xml' ? PREFIX_XML : PREFIX_JSON, text);
+
 /**
- * The stored form of a value: type prefix + UTF-8 text, in one exactly-sized buffer of its own
- * (not a slice of Node's shared pool, so a long-lived entry never pins a pool slab).
+ * `prefix` followed by the UTF-8 bytes of `text`, in one exactly-sized buffer of its own: not a
+ * slice of Node's shared pool, so a long-lived entry never pins a pool slab, and V8 counts it as
+ * external memory it collects promptly.
  */
-export const encodeStoredValue = (type: ValueType, text: string): Buffer => {
-  const prefix = type === 'xml' ? PREFIX_XML : PREFIX_JSON;
-  const size = prefix.length + Buffer.byteLength(text, 'utf8');
-  const out = Buffer.allocUnsafeSlow(size);
+export const prefixedText = (prefix: Buffer, text: string): Buffer => {
+  const out = Buffer.allocUnsafeSlow(prefix.length + Buffer.byteLength(text, 'utf8'));
   prefix.copy(out, 0);
   out.write(text, prefix.length, 'utf8');
   return out;

@@ -109,6 +109,37 @@ describe('loadConfig', () => {
     assert.match(problemsOf(() => loadConfig({ raw: { cache: { backend: { redis: { cluster_nodes: ['nope'] } } } } }))[0] ?? '', /not host:port/);
   });
 
+  it('reads the storage section: api keys as strings, defaults inside each application', () => {
+    const c = loadConfig({
+      raw: { api: { 'api-key': 12345 }, storage: { memory: { optable: {} }, redis: { 'prebid-Java': { port: 6380 } } } },
+      env: { OPENBID_STORAGE__MEMORY__FROMENV: '{"max_size_bytes": 2048}', OPENBID_API__STORAGE_READ_PUBLIC: 'true' },
+    });
+    assert.equal(c.api['api-key'], '12345');
+    assert.equal(c.api['storage-path'], '/storage');
+    assert.equal(c.api['storage-read-public'], true);
+    assert.deepEqual(c.storage.memory, { optable: { max_size_bytes: 67108864 }, fromenv: { max_size_bytes: 2048 } });
+    assert.deepEqual(c.storage.redis, { 'prebid-Java': { host: '127.0.0.1', port: 6380, password: '', timeout_ms: 100 } });
+    assert.equal(c.storage.default_ttl_seconds, 300);
+    assert.equal(c.storage.max_value_bytes, 1048576);
+  });
+
+  it('checks storage rules', () => {
+    const problems = problemsOf(() =>
+      loadConfig({ raw: { api: { 'storage-path': 'storage' }, storage: { memory: { 'a:b': {}, both: {} }, redis: { both: {} }, default_ttl_seconds: 10, max_ttl_seconds: 5 } } }),
+    );
+    assert.deepEqual([...problems].sort(), [
+      "api.storage-path: must be a path such as /storage, got 'storage'",
+      'storage.default_ttl_seconds: must not exceed storage.max_ttl_seconds',
+      "storage: application 'both' is configured both in storage.memory and storage.redis",
+      "storage: application name 'a:b' must be letters, digits, '.', '_' or '-'",
+    ]);
+    assert.match(problemsOf(() => loadConfig({ raw: { storage: { redis: { app: { colour: 1 } } } } }))[0] ?? '', /storage\.redis\.app: unknown key colour/);
+    assert.match(
+      problemsOf(() => loadConfig({ raw: { server: { workers: 2 }, cache: { backend: { type: 'redis' } }, storage: { memory: { a: {} } } } }))[0] ?? '',
+      /storage applications in storage.redis/,
+    );
+  });
+
   it('returns a frozen config', () => {
     const c = loadConfig({});
     assert.ok(Object.isFrozen(c.cache.request_limits));

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { TSchema } from 'typebox';
 import Value from 'typebox/value';
 import { parse as parseYaml } from 'yaml';
 import { applyEnvOverrides } from './env-overrides.js';
@@ -43,7 +44,7 @@ export const loadConfig = (opts: LoadConfigOptions = {}): Config => {
   problems.push(...applyEnvOverrides(rawObject, ConfigSchema, env));
 
   const converted = Value.Convert(ConfigSchema, rawObject);
-  const withDefaults = Value.Default(ConfigSchema, converted);
+  const withDefaults = defaultMapEntries(ConfigSchema as unknown as SchemaNode, Value.Default(ConfigSchema, converted));
   const schemaProblems = [...Value.Errors(ConfigSchema, withDefaults)]
     // TypeBox also reports the `additionalProperties: false` of a parent as a boolean schema error.
     .filter((e) => e.keyword !== 'boolean')
@@ -72,6 +73,30 @@ const readConfigFile = (file: string, problems: string[]): unknown => {
     problems.push(`cannot parse config file ${file}: ${(err as Error).message}`);
     return {};
   }
+};
+
+interface SchemaNode {
+  properties?: Record<string, SchemaNode>;
+  patternProperties?: Record<string, SchemaNode>;
+}
+
+/**
+ * `Value.Default` fills defaults of declared properties but not inside map entries (records such
+ * as `storage.memory.<application>`); this walks the schema and defaults each entry too.
+ */
+const defaultMapEntries = (schema: SchemaNode, value: unknown): unknown => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const obj = value as Record<string, unknown>;
+  for (const [key, child] of Object.entries(schema.properties ?? {})) {
+    if (key in obj) obj[key] = defaultMapEntries(child, obj[key]);
+  }
+  const entrySchema = schema.patternProperties === undefined ? undefined : Object.values(schema.patternProperties)[0];
+  if (entrySchema !== undefined) {
+    for (const key of Object.keys(obj)) {
+      obj[key] = defaultMapEntries(entrySchema, Value.Default(entrySchema as unknown as TSchema, obj[key] ?? {}));
+    }
+  }
+  return obj;
 };
 
 const describeError = (instancePath: string, message: string, params: unknown): string => {

@@ -76,11 +76,57 @@ const CacheSchema = Type.Object(
 
 const MetricsSchema = Type.Object({ enabled: Type.Boolean({ default: true }) }, strict);
 
+// Prebid Cache's own key names (with hyphens) are kept for this section, as the interface gives them.
+const ApiSchema = Type.Object(
+  {
+    /** Path of the storage endpoints (POST writes, GET reads). */
+    'storage-path': Type.String({ default: '/storage' }),
+    /** The key storage writes (and, unless reads are public, reads) must send in `x-svc-api-key`. Empty refuses every write. */
+    'api-key': Type.String({ default: '' }),
+    /** Let storage reads through without the API key. */
+    'storage-read-public': Type.Boolean({ default: false }),
+  },
+  strict,
+);
+
+const MemoryApplicationSchema = Type.Object(
+  { max_size_bytes: Type.Integer({ minimum: 1024, default: 67108864 }) },
+  { additionalProperties: false },
+);
+
+const RedisApplicationSchema = Type.Object(
+  {
+    host: Type.String({ default: '127.0.0.1' }),
+    port: Type.Integer({ minimum: 1, maximum: 65535, default: 6379 }),
+    password: Type.String({ default: '' }),
+    timeout_ms: Type.Integer({ minimum: 1, default: 100 }),
+  },
+  { additionalProperties: false },
+);
+
+const StorageSchema = Type.Object(
+  {
+    default_ttl_seconds: Type.Integer({ minimum: 1, default: 300 }),
+    /** Upper bound of a stored entry's lifetime. */
+    max_ttl_seconds: Type.Integer({ minimum: 1, default: 31536000 }),
+    /** Largest `value`, in UTF-8 bytes. */
+    max_value_bytes: Type.Integer({ minimum: 1, default: 1048576 }),
+    max_key_length: Type.Integer({ minimum: 1, maximum: 65536, default: 1024 }),
+    /** Applications kept in this process, each in a store of its own. */
+    memory: Type.Record(Type.String(), MemoryApplicationSchema, { default: {} }),
+    /** Applications kept in Redis; applications naming the same server share one connection. */
+    redis: Type.Record(Type.String(), RedisApplicationSchema, { default: {} }),
+  },
+  strict,
+);
+
 export const ConfigSchema = Type.Object(
   {
     server: ServerSchema,
     logging: LoggingSchema,
     cache: CacheSchema,
+    api: ApiSchema,
+    storage: StorageSchema,
     metrics: MetricsSchema,
   },
   { additionalProperties: false },
@@ -90,3 +136,4 @@ export type Config = Static<typeof ConfigSchema>;
 export type ServerConfig = Config['server'];
 export type CacheConfig = Config['cache'];
 export type RedisBackendConfig = Config['cache']['backend']['redis'];
+export type StorageConfig = Config['storage'];

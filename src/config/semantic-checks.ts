@@ -21,6 +21,7 @@ export const semanticProblems = (config: Config): string[] => {
   if (config.cache.request_limits.max_size_bytes > config.cache.request_limits.max_body_bytes) {
     problems.push('cache.request_limits.max_size_bytes: must not exceed cache.request_limits.max_body_bytes');
   }
+  problems.push(...storageProblems(config));
   return problems;
 };
 
@@ -40,4 +41,28 @@ const isRedisUrl = (s: string): boolean => {
   } catch {
     return false;
   }
+};
+
+/** Application names end up inside store keys, so they are kept to a plain character set. */
+const APPLICATION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+const storageProblems = (config: Config): string[] => {
+  const problems: string[] = [];
+  const path = config.api['storage-path'];
+  if (!/^\/[A-Za-z0-9._~/-]*$/.test(path) || path === '/') problems.push(`api.storage-path: must be a path such as /storage, got '${path}'`);
+  const memory = Object.keys(config.storage.memory);
+  const redis = Object.keys(config.storage.redis);
+  for (const name of [...memory, ...redis]) {
+    if (!APPLICATION_NAME.test(name)) problems.push(`storage: application name '${name}' must be letters, digits, '.', '_' or '-'`);
+  }
+  for (const name of memory.filter((n) => redis.includes(n))) {
+    problems.push(`storage: application '${name}' is configured both in storage.memory and storage.redis`);
+  }
+  if (config.server.workers > 1 && memory.length > 0) {
+    problems.push('server.workers: more than 1 worker needs storage applications in storage.redis (a memory store is per process)');
+  }
+  if (config.storage.default_ttl_seconds > config.storage.max_ttl_seconds) {
+    problems.push('storage.default_ttl_seconds: must not exceed storage.max_ttl_seconds');
+  }
+  return problems;
 };

@@ -43,6 +43,8 @@ export interface FixtureRunOptions {
   readonly overrides?: () => AppOverrides;
   /** Runs before each fixture, e.g. to empty a shared Redis. */
   readonly beforeEach?: () => Promise<void>;
+  /** Rewrites each fixture's merged config, e.g. to move memory applications to Redis. */
+  readonly transformConfig?: (config: Record<string, unknown>) => Record<string, unknown>;
   readonly label?: string;
 }
 
@@ -55,7 +57,8 @@ export const runFixtureDir = (dir: string, opts: FixtureRunOptions = {}): void =
       const fixture = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Fixture;
       it(`${file}: ${fixture.description}`, async () => {
         await opts.beforeEach?.();
-        const config = deepMerge(opts.baseConfig?.() ?? {}, fixture.config ?? {});
+        const merged = deepMerge(opts.baseConfig?.() ?? {}, fixture.config ?? {});
+        const config = opts.transformConfig ? opts.transformConfig(merged) : merged;
         const app = await buildTestApp(config, opts.overrides?.() ?? {});
         try {
           for (const [i, step] of fixture.steps.entries()) await runStep(app.server, step, `${file} step ${i + 1}`);

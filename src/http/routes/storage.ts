@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, ErrorCode } from '../../core/app-error.js';
+import { API_KEY_HEADER, LEGACY_API_KEY_HEADER, createApiKeyCheck } from '../../storage/api-key.js';
+import { parseStorageEntry } from '../../storage/storage-entry.js';
+import type { StorageLimits } from '../../storage/storage-entry.js';
+import type { StorageService } from '../../storage/storage-service.js';
+import { acceptAnyBodyAsText, firstParam } from '../raw-body.js';
+
+export interface StorageRoutesOptions {
+  readonly storage: StorageService;
+  readonly limits: StorageLimits;
+  /** `api.storage-path`. */
+  readonly path: string;
+  /** `api.api-key`; empty refuses every write. */
+  readonly apiKey: string;
+  readonly readPublic: boolean;
+}
+
+const providedKey = (req: FastifyRequest): string | undefined => {
+  const h = req.headers[API_KEY_HEADER] ?? req.headers[LEGACY_API_KEY_HEADER];
+  return Array.isArray(h) ? h[0] : h;
+};
+
+/** `POST {path}` writes an entry (204); `GET {path}?application=&key=` (or `a=`, `k=`) reads one. */
+export const storageRoutes = (server: FastifyInstance, opts: StorageRoutesOptions): void => {
+  // A value of max_value_bytes may be escaped in JSON (quotes, control characters), so the body
+  // may be a few times larger; beyond this the body is refused with 413 before it is read whole.
+  const bodyLimit = opts.limits.maxValueBytes * 6 + 64 * 1024;
+  const checkApiKey = createApiKeyCheck(opts.apiKey);
+
+  void server.register((scope, _o, done) => {
+    acceptAnyBodyAsText(scope);
+    // The key is checked before the body is parsed: callers without it get nothing parsed.
+    scope.addHook('preParsing', (req, _reply, payload, next) => {
+      try {
+        checkApiKey(providedKey(req));
+      } catch (err) {
+        return next(err as Error);
+      }
+      next(null, payload);
+    });
+    scope.post(opts.path, { bodyLimit }, async (req, reply) => {
+      const entry = parseStorageEntry(typeof req.body === 'string' ? req.body : '', opts.limits);
+      await opts.storage.write(entry);
+      return reply.code(204).send();
+    });
+    done();
+  });
+
+  server.get(opts.path, async (req, reply) => {
+    if (!opts.readPublic) checkApiKey(providedKey(req));
+    const query = req.query as Record<string, unknown>;
+    const application = firstParam(query.application) ?? firstParam(query.a);
+    const key = firstParam(query.key) ?? firstParam(query.k);
+    const problems = [
+      ...(application ? [] : ['Missing required parameter application (or a).']),
+      ...(key ? [] : ['Missing required parameter key (or k).']),
+    ];
+    if (problems.length > 0) throw new AppError(ErrorCode.BAD_REQUEST, problems.join('\n'));
+    return reply.type('application/json; charset=utf-8').send(await opts.storage.readJson(application as string, key as string));
+  });
+};
