@@ -1,4 +1,4 @@
-// Load benchmarks: `npm run bench [-- suite ...]`, suites: cache, cache-redis, storage, memory (default all).
+// Load benchmarks: `npm run bench [-- suite ...]`, suites: cache, cache-redis, storage, event, memory (default all).
 // Each figure is a ratio to a bare node:http server measured in the same run, medians of
 // BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS seconds (default 5). Only 127.0.0.1 is used.
 import { availableParallelism, cpus } from 'node:os';
@@ -7,6 +7,7 @@ import { formatResult } from './lib/compare.js';
 import type { ComparisonResult } from './lib/compare.js';
 import { loadTool } from './lib/load.js';
 import { pinning } from './lib/servers.js';
+import { eventSuite } from './event.js';
 import { memorySuite } from './memory.js';
 import { storageSuite } from './storage.js';
 
@@ -22,6 +23,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   cache: async () => report(await cacheSuite('memory', opts)),
   'cache-redis': async () => report(await cacheSuite('redis', opts)),
   storage: async () => report(await storageSuite(opts)),
+  event: async () => report(await eventSuite(opts)),
   memory: async () => {
     const r = await memorySuite({ totalMiB: 1024, storeMiB: 64, targetMiB: 250, maxSeconds: 300 });
     console.log(

@@ -10,7 +10,14 @@ import { systemClock } from './core/clock.js';
 import type { IdGenerator } from './core/ids.js';
 import { randomIds } from './core/ids.js';
 import type { Logger } from './core/logger.js';
+import type { AnalyticsModule } from './analytics/analytics-module.js';
+import { createFileModule } from './analytics/modules/file/file-module.js';
+import { createHttpModule } from './analytics/modules/http/http-module.js';
+import { createLogModule } from './analytics/modules/log/log-module.js';
+import { createAnalyticsRunner, recordCounters } from './analytics/runner.js';
+import { createEventService } from './events/event-service.js';
 import { cacheRoutes } from './http/routes/cache.js';
+import { eventRoutes } from './http/routes/event.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { statusRoutes } from './http/routes/status.js';
 import { storageRoutes } from './http/routes/storage.js';
@@ -18,6 +25,8 @@ import { createHttpServer } from './http/server.js';
 import type { Metrics } from './metrics/metrics.js';
 import { noopMetrics } from './metrics/noop.js';
 import { createPrometheusMetrics } from './metrics/prometheus.js';
+import { createAccountResolver } from './stored/account.js';
+import { createConfigAccountFetcher } from './stored/backends/config-accounts.js';
 import { createStorageService } from './storage/storage-service.js';
 
 /** Replaceable collaborators, for tests; production uses the defaults. */
@@ -50,7 +59,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   const logger = overrides.logger ?? createLogger(config.logging);
   const metrics = overrides.metrics ?? (config.metrics.enabled ? createPrometheusMetrics() : noopMetrics);
   const ids = overrides.ids ?? randomIds;
-  void (overrides.clock ?? systemClock);
+  const clock = overrides.clock ?? systemClock;
 
   const cacheStore = await createCacheStore(config, logger, metrics);
   const cache = createCacheService({
@@ -72,6 +81,14 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     logger.warn({ path: config.api['storage-path'] }, 'api.api-key is not set: storage writes are refused (401) until it is');
   }
 
+  const resolveAccount = createAccountResolver({
+    fetcher: createConfigAccountFetcher(config.accounts.by_id),
+    defaults: config.accounts.defaults,
+    required: config.accounts.required,
+  });
+  const analytics = createAnalyticsRunner(await createAnalyticsModules(config, logger, metrics), { metrics, logger });
+  const events = createEventService({ resolveAccount, analytics, clock, metrics });
+
   let shuttingDown = false;
   const server = createHttpServer({
     logger,
@@ -83,6 +100,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   statusRoutes(server, { isShuttingDown: () => shuttingDown });
   if (config.metrics.enabled) metricsRoutes(server, { metrics });
   cacheRoutes(server, { cache, maxBodyBytes: config.cache.request_limits.max_body_bytes });
+  eventRoutes(server, { events });
   storageRoutes(server, {
     storage,
     path: config.api['storage-path'],
@@ -104,7 +122,10 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     close: () =>
       (closing ??= (async () => {
         shuttingDown = true;
+        // In order: finish in-flight requests (their events reach analytics), write out what
+        // analytics holds, then release the stores.
         await server.close();
+        await analytics.close();
         await Promise.all([cacheStore.close(), storageStores.close()]);
       })()),
   };
@@ -172,4 +193,40 @@ const createStorageStores = async (config: Config, logger: Logger, metrics: Metr
       await Promise.all(clients.map((c) => c.close()));
     },
   };
+};
+
+/** The analytics modules the configuration enables: file (a path), http (an endpoint), log. */
+const createAnalyticsModules = async (config: Config, logger: Logger, metrics: Metrics): Promise<AnalyticsModule[]> => {
+  const modules: AnalyticsModule[] = [];
+  const { file, http, log } = config.analytics;
+  if (file.path !== '') {
+    modules.push(
+      await createFileModule({
+        path: file.path,
+        flushIntervalMs: file.flush_interval_ms,
+        maxBufferBytes: file.max_buffer_bytes,
+        counters: recordCounters(metrics, 'file'),
+        logger: logger.child({ component: 'analytics-file' }),
+      }),
+    );
+  }
+  if (http.endpoint !== '') {
+    modules.push(
+      createHttpModule({
+        endpoint: http.endpoint,
+        batchSize: http.batch_size,
+        flushIntervalMs: http.flush_interval_ms,
+        maxQueueSize: http.max_queue_size,
+        timeoutMs: http.timeout_ms,
+        maxRetries: http.max_retries,
+        retryBackoffMs: http.retry_backoff_ms,
+        // Half the shutdown budget: the rest is for in-flight requests and the stores.
+        closeDeadlineMs: Math.max(100, Math.floor(config.server.shutdown_timeout_ms / 2)),
+        counters: recordCounters(metrics, 'http'),
+        logger: logger.child({ component: 'analytics-http' }),
+      }),
+    );
+  }
+  if (log.enabled) modules.push(createLogModule({ logger: logger.child({ component: 'analytics' }), counters: recordCounters(metrics, 'log') }));
+  return modules;
 };

@@ -55,7 +55,15 @@ const main = async (): Promise<void> => {
 
 /** One serving process: listen, then on SIGTERM/SIGINT drain and exit 0 (or 1 if draining overruns). */
 const runServer = async (config: Config, logger: Logger): Promise<void> => {
-  const app = await createApp(config, { logger });
+  let app;
+  try {
+    app = await createApp(config, { logger });
+  } catch (err) {
+    // e.g. an analytics file that cannot be opened: say what and stop, before listening.
+    logger.fatal({ err }, 'cannot start');
+    process.stderr.write(`openbid: cannot start: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
   const onSignal = (signal: string): void => {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => {

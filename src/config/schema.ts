@@ -76,6 +76,63 @@ const CacheSchema = Type.Object(
 
 const MetricsSchema = Type.Object({ enabled: Type.Boolean({ default: true }) }, strict);
 
+/**
+ * An account's settings. `accounts.defaults` has every key (with defaults); an entry of
+ * `accounts.by_id` may set any subset, deep-merged over the defaults.
+ */
+const accountSettings = (withDefaults: boolean) =>
+  Type.Object(
+    {
+      events: Type.Object(
+        { enabled: withDefaults ? Type.Boolean({ default: true }) : Type.Optional(Type.Boolean()) },
+        withDefaults ? strict : { additionalProperties: false },
+      ),
+    },
+    withDefaults ? strict : { additionalProperties: false },
+  );
+
+const AccountsSchema = Type.Object(
+  {
+    /** Refuse requests naming an account that is not configured. */
+    required: Type.Boolean({ default: false }),
+    defaults: accountSettings(true),
+    by_id: Type.Record(Type.String(), Type.Partial(accountSettings(false)), { default: {} }),
+  },
+  strict,
+);
+
+const AnalyticsSchema = Type.Object(
+  {
+    file: Type.Object(
+      {
+        /** JSON lines are appended here; empty turns the module off. */
+        path: Type.String({ default: '' }),
+        flush_interval_ms: Type.Integer({ minimum: 10, default: 1000 }),
+        /** Records waiting beyond this are dropped (and counted) while the disk does not keep up. */
+        max_buffer_bytes: Type.Integer({ minimum: 1024, default: 16777216 }),
+      },
+      strict,
+    ),
+    http: Type.Object(
+      {
+        /** Batches are POSTed here as a JSON array; empty turns the module off. */
+        endpoint: Type.String({ default: '' }),
+        batch_size: Type.Integer({ minimum: 1, default: 100 }),
+        flush_interval_ms: Type.Integer({ minimum: 10, default: 1000 }),
+        /** Records waiting beyond this are dropped (and counted). */
+        max_queue_size: Type.Integer({ minimum: 1, default: 10000 }),
+        timeout_ms: Type.Integer({ minimum: 1, default: 5000 }),
+        max_retries: Type.Integer({ minimum: 0, default: 5 }),
+        /** First retry delay; each retry doubles it (with jitter), up to 30 s. */
+        retry_backoff_ms: Type.Integer({ minimum: 1, default: 200 }),
+      },
+      strict,
+    ),
+    log: Type.Object({ enabled: Type.Boolean({ default: false }) }, strict),
+  },
+  strict,
+);
+
 // Prebid Cache's own key names (with hyphens) are kept for this section, as the interface gives them.
 const ApiSchema = Type.Object(
   {
@@ -127,6 +184,8 @@ export const ConfigSchema = Type.Object(
     cache: CacheSchema,
     api: ApiSchema,
     storage: StorageSchema,
+    accounts: AccountsSchema,
+    analytics: AnalyticsSchema,
     metrics: MetricsSchema,
   },
   { additionalProperties: false },
@@ -137,3 +196,5 @@ export type ServerConfig = Config['server'];
 export type CacheConfig = Config['cache'];
 export type RedisBackendConfig = Config['cache']['backend']['redis'];
 export type StorageConfig = Config['storage'];
+export type AccountsConfig = Config['accounts'];
+export type AnalyticsConfig = Config['analytics'];

@@ -1,0 +1,133 @@
+import { Agent, request } from 'undici';
+import type { Logger } from '../../../core/logger.js';
+import type { AnalyticsModule, AnalyticsRecord, RecordCounters } from '../../analytics-module.js';
+
+export interface HttpModuleOptions {
+  readonly endpoint: string;
+  readonly batchSize: number;
+  readonly flushIntervalMs: number;
+  readonly maxQueueSize: number;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  readonly retryBackoffMs: number;
+  /** How long `close` may spend sending what is left. */
+  readonly closeDeadlineMs: number;
+  readonly counters: RecordCounters;
+  readonly logger: Logger;
+}
+
+const MAX_BACKOFF_MS = 30_000;
+
+/** Statuses worth another try: the endpoint is overloaded or briefly away, not refusing the data. */
+const retryable = (status: number): boolean => status >= 500 || status === 408 || status === 429;
+
+/**
+ * POSTs records as JSON arrays of up to `batchSize` to an endpoint, one batch at a time, when a
+ * batch is full or every `flushIntervalMs`. A failed batch (network error, timeout, 5xx, 408, 429)
+ * is retried with exponential backoff and jitter, `maxRetries` times, then dropped; a batch the
+ * endpoint refuses (other 4xx) is dropped at once. The queue is bounded: records beyond
+ * `maxQueueSize` are dropped. Every drop is counted.
+ */
+export const createHttpModule = (opts: HttpModuleOptions): AnalyticsModule => {
+  const agent = new Agent({ keepAliveTimeout: 10_000, connections: 2 });
+  let queue: AnalyticsRecord[] = [];
+  let sending: Promise<void> | undefined;
+  let closing = false;
+  /** Aborts backoff sleeps and requests once close's deadline passes. */
+  const shutdown = new AbortController();
+  let lastErrorLog = 0;
+
+  const logFailure = (msg: string, extra: Record<string, unknown>): void => {
+    if (Date.now() - lastErrorLog < 5000) return;
+    lastErrorLog = Date.now();
+    opts.logger.warn({ endpoint: opts.endpoint, ...extra }, msg);
+  };
+
+  const post = async (body: string): Promise<number> => {
+    const res = await request(opts.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      dispatcher: agent,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+      signal: AbortSignal.any([AbortSignal.timeout(opts.timeoutMs), shutdown.signal]),
+    });
+    await res.body.dump();
+    return res.statusCode;
+  };
+
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      shutdown.signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    });
+
+  const sendBatch = async (batch: AnalyticsRecord[]): Promise<void> => {
+    const body = JSON.stringify(batch);
+    for (let attempt = 0; ; attempt++) {
+      let status = 0;
+      let error: unknown;
+      try {
+        status = await post(body);
+      } catch (err) {
+        error = err;
+      }
+      if (status >= 200 && status < 300) {
+        opts.counters.written(batch.length);
+        return;
+      }
+      if ((status !== 0 && !retryable(status)) || attempt >= opts.maxRetries || shutdown.signal.aborted) {
+        opts.counters.dropped(batch.length);
+        logFailure('analytics batch dropped', { status, attempts: attempt + 1, records: batch.length, error: (error as Error | undefined)?.message });
+        return;
+      }
+      const backoff = Math.min(MAX_BACKOFF_MS, opts.retryBackoffMs * 2 ** attempt);
+      await sleep(backoff / 2 + Math.random() * (backoff / 2));
+    }
+  };
+
+  /** Sends until the queue is empty; one run at a time. */
+  const drain = (): Promise<void> => {
+    sending ??= (async () => {
+      try {
+        while (queue.length > 0) await sendBatch(queue.splice(0, opts.batchSize));
+      } finally {
+        sending = undefined;
+      }
+    })();
+    return sending;
+  };
+
+  const timer = setInterval(() => void drain(), opts.flushIntervalMs);
+  timer.unref();
+
+  return {
+    name: 'http',
+    logEvent(record) {
+      if (closing || queue.length >= opts.maxQueueSize) {
+        opts.counters.dropped();
+        return;
+      }
+      queue.push(record);
+      if (queue.length >= opts.batchSize) void drain();
+    },
+    close: async () => {
+      if (closing) return;
+      closing = true;
+      clearInterval(timer);
+      const deadline = setTimeout(() => shutdown.abort(), opts.closeDeadlineMs);
+      try {
+        await drain();
+      } finally {
+        clearTimeout(deadline);
+        if (queue.length > 0) opts.counters.dropped(queue.length);
+        queue = [];
+        await agent.close();
+      }
+    },
+  };
+};

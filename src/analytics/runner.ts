@@ -1,0 +1,53 @@
+import type { Logger } from '../core/logger.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { AnalyticsModule, EventRecord, RecordCounters } from './analytics-module.js';
+
+/** What request handlers talk to: one call, every enabled module. */
+export interface Analytics {
+  logEvent(record: EventRecord): void;
+  /** Closes every module (each flushes what it holds). */
+  close(): Promise<void>;
+}
+
+const records = (metrics: Metrics) =>
+  metrics.counter({
+    name: 'openbid_analytics_records_total',
+    help: 'Analytics records by module and result (written, dropped, failed: the module threw).',
+    labelNames: ['module', 'result'],
+  });
+
+/** The counters a module reports through, bound to its name. */
+export const recordCounters = (metrics: Metrics, module: string): RecordCounters => {
+  const counter = records(metrics);
+  const written = counter.with({ module, result: 'written' });
+  const dropped = counter.with({ module, result: 'dropped' });
+  return { written: (n = 1) => written.inc(n), dropped: (n = 1) => dropped.inc(n) };
+};
+
+/**
+ * Fans each record out to every module. Never throws into the caller and never waits: a module
+ * that throws is counted (`failed`) and logged at most every 5 s, and the others still get the
+ * record.
+ */
+export const createAnalyticsRunner = (modules: readonly AnalyticsModule[], opts: { metrics: Metrics; logger: Logger }): Analytics => {
+  const failed = new Map(modules.map((m) => [m, records(opts.metrics).with({ module: m.name, result: 'failed' })]));
+  let lastLog = 0;
+  return {
+    logEvent(record) {
+      for (const m of modules) {
+        try {
+          m.logEvent(record);
+        } catch (err) {
+          failed.get(m)?.inc();
+          if (Date.now() - lastLog > 5000) {
+            lastLog = Date.now();
+            opts.logger.error({ err, module: m.name }, 'analytics module failed');
+          }
+        }
+      }
+    },
+    close: async () => {
+      await Promise.all(modules.map((m) => m.close()));
+    },
+  };
+};
