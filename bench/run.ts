@@ -1,4 +1,4 @@
-// Load benchmarks: `npm run bench [-- suite ...]`, suites: cache, cache-redis, storage, event, memory (default all).
+// Load benchmarks: `npm run bench [-- suite ...]`, suites: cache, cache-redis, storage, event, vtrack, memory (default all).
 // Each figure is a ratio to a bare node:http server measured in the same run, medians of
 // BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS seconds (default 5). Only 127.0.0.1 is used.
 import { availableParallelism, cpus } from 'node:os';
@@ -10,6 +10,7 @@ import { pinning } from './lib/servers.js';
 import { eventSuite } from './event.js';
 import { memorySuite } from './memory.js';
 import { storageSuite } from './storage.js';
+import { vtrackSuite } from './vtrack.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const opts = {
@@ -24,6 +25,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   'cache-redis': async () => report(await cacheSuite('redis', opts)),
   storage: async () => report(await storageSuite(opts)),
   event: async () => report(await eventSuite(opts)),
+  vtrack: async () => report(await vtrackSuite(opts)),
   memory: async () => {
     const r = await memorySuite({ totalMiB: 1024, storeMiB: 64, targetMiB: 250, maxSeconds: 300 });
     console.log(

@@ -1,33 +1,38 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import { createCacheService } from './cache/cache-service.js';
-import type { CacheStore } from './cache/cache-store.js';
-import { instrumentStore } from './cache/instrumented-store.js';
-import { createMemoryStore } from './cache/stores/memory.js';
-import type { Config } from './config/schema.js';
-import type { Clock } from './core/clock.js';
-import { systemClock } from './core/clock.js';
-import type { IdGenerator } from './core/ids.js';
-import { randomIds } from './core/ids.js';
-import type { Logger } from './core/logger.js';
 import type { AnalyticsModule } from './analytics/analytics-module.js';
 import { createFileModule } from './analytics/modules/file/file-module.js';
 import { createHttpModule } from './analytics/modules/http/http-module.js';
 import { createLogModule } from './analytics/modules/log/log-module.js';
 import { createAnalyticsRunner, recordCounters } from './analytics/runner.js';
+import { createInProcessCacheClient } from './cache/backends/in-process-cache-client.js';
+import { createRemoteCacheClient } from './cache/backends/remote-cache-client.js';
+import type { CacheClient } from './cache/cache-client.js';
+import { createCacheService } from './cache/cache-service.js';
+import type { CacheStore } from './cache/cache-store.js';
+import { instrumentStore } from './cache/instrumented-store.js';
+import { createMemoryStore } from './cache/stores/memory.js';
+import type { Config } from './config/schema.js';
+import { systemClock } from './core/clock.js';
+import type { Clock } from './core/clock.js';
+import { randomIds } from './core/ids.js';
+import type { IdGenerator } from './core/ids.js';
+import type { Logger } from './core/logger.js';
 import { createEventService } from './events/event-service.js';
 import { cacheRoutes } from './http/routes/cache.js';
 import { eventRoutes } from './http/routes/event.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { statusRoutes } from './http/routes/status.js';
 import { storageRoutes } from './http/routes/storage.js';
+import { vtrackRoutes } from './http/routes/vtrack.js';
 import { createHttpServer } from './http/server.js';
 import type { Metrics } from './metrics/metrics.js';
 import { noopMetrics } from './metrics/noop.js';
 import { createPrometheusMetrics } from './metrics/prometheus.js';
+import { createStorageService } from './storage/storage-service.js';
 import { createAccountResolver } from './stored/account.js';
 import { createConfigAccountFetcher } from './stored/backends/config-accounts.js';
-import { createStorageService } from './storage/storage-service.js';
+import { createVtrackService } from './vtrack/vtrack-service.js';
 
 /** Replaceable collaborators, for tests; production uses the defaults. */
 export interface AppOverrides {
@@ -88,6 +93,10 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   });
   const analytics = createAnalyticsRunner(await createAnalyticsModules(config, logger, metrics), { metrics, logger });
   const events = createEventService({ resolveAccount, analytics, clock, metrics });
+  // VAST and bids go to this server's own cache unless auction.cache.url names another.
+  const remoteCache = config.auction.cache.url === '' ? undefined : createRemoteCacheClient({ url: config.auction.cache.url, timeoutMs: config.auction.cache.timeout_ms });
+  const cacheClient: CacheClient = remoteCache ?? createInProcessCacheClient(cache);
+  const vtrack = createVtrackService({ cache: cacheClient, resolveAccount, externalUrl: config.server.external_url, metrics });
 
   let shuttingDown = false;
   const server = createHttpServer({
@@ -101,6 +110,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   if (config.metrics.enabled) metricsRoutes(server, { metrics });
   cacheRoutes(server, { cache, maxBodyBytes: config.cache.request_limits.max_body_bytes });
   eventRoutes(server, { events });
+  vtrackRoutes(server, { vtrack, maxBodyBytes: config.cache.request_limits.max_body_bytes });
   storageRoutes(server, {
     storage,
     path: config.api['storage-path'],
@@ -126,7 +136,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
         // analytics holds, then release the stores.
         await server.close();
         await analytics.close();
-        await Promise.all([cacheStore.close(), storageStores.close()]);
+        await Promise.all([cacheStore.close(), storageStores.close(), remoteCache?.close()]);
       })()),
   };
 };

@@ -76,6 +76,20 @@ const CacheSchema = Type.Object(
 
 const MetricsSchema = Type.Object({ enabled: Type.Boolean({ default: true }) }, strict);
 
+const AuctionSchema = Type.Object(
+  {
+    cache: Type.Object(
+      {
+        /** A Prebid-Cache-compatible `/cache` URL for VAST and bids; empty uses this server's own cache. */
+        url: Type.String({ default: '' }),
+        timeout_ms: Type.Integer({ minimum: 1, default: 500 }),
+      },
+      strict,
+    ),
+  },
+  strict,
+);
+
 /**
  * An account's settings. `accounts.defaults` has every key (with defaults); an entry of
  * `accounts.by_id` may set any subset, deep-merged over the defaults.
@@ -186,6 +200,7 @@ export const ConfigSchema = Type.Object(
     storage: StorageSchema,
     accounts: AccountsSchema,
     analytics: AnalyticsSchema,
+    auction: AuctionSchema,
     metrics: MetricsSchema,
   },
   { additionalProperties: false },

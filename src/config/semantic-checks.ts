@@ -22,6 +22,9 @@ export const semanticProblems = (config: Config): string[] => {
     problems.push('cache.request_limits.max_size_bytes: must not exceed cache.request_limits.max_body_bytes');
   }
   problems.push(...storageProblems(config));
+  if (config.auction.cache.url !== '' && !isHttpUrl(config.auction.cache.url)) {
+    problems.push(`auction.cache.url: must be an absolute http(s) URL of a /cache endpoint, got '${config.auction.cache.url}'`);
+  }
   if (config.analytics.http.endpoint !== '' && !isHttpUrl(config.analytics.http.endpoint)) {
     problems.push(`analytics.http.endpoint: must be an absolute http(s) URL, got '${config.analytics.http.endpoint}'`);
   }

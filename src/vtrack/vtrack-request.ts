@@ -1,0 +1,89 @@
+import { AppError, ErrorCode } from '../core/app-error.js';
+
+/** One validated `/vtrack` put. */
+export interface TrackPut {
+  readonly bidId: string;
+  readonly bidder: string;
+  readonly auctionId: string;
+  /** VAST text, possibly malformed: never parsed. */
+  readonly value: string;
+  /** Digits, as they go into the event URL. */
+  readonly timestamp: string;
+  readonly ttlSeconds: number;
+}
+
+const DIGITS = /^\d{1,16}$/;
+
+/** A non-negative integer given as a number or a string of digits (the interface shows both). */
+const integerText = (v: unknown): string | undefined => {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return String(v);
+  if (typeof v === 'string' && DIGITS.test(v)) return v;
+  return undefined;
+};
+
+const describe = (v: unknown): string => {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 64 ? `${s.slice(0, 61)}...` : s;
+};
+
+/**
+ * Validates `POST /vtrack?a=`: the account parameter and a `{puts: [...]}` body whose puts all
+ * carry `bidid`, `bidder`, `aid` (non-empty strings), `type` (`xml`), `value` (a string),
+ * `timestamp` and `ttlseconds` (non-negative integers, as numbers or digit strings). Throws
+ * `BAD_REQUEST` listing every problem, one per line.
+ */
+export const parseTrackRequest = (account: string | undefined, body: string): { account: string; puts: TrackPut[] } => {
+  const problems: string[] = [];
+  if (account === undefined || account === '') problems.push("Parameter 'a' (account id) is required.");
+  let parsed: unknown;
+  if (body.trim() === '') {
+    problems.push('Request body is empty.');
+  } else {
+    try {
+      parsed = JSON.parse(body);
+    } catch (err) {
+      problems.push(`Request body is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  const rawPuts = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as { puts?: unknown }).puts : undefined;
+  if (parsed !== undefined && !Array.isArray(rawPuts)) problems.push('Request body must be a JSON object with a "puts" array.');
+
+  const puts: TrackPut[] = [];
+  for (const [i, raw] of (Array.isArray(rawPuts) ? rawPuts : []).entries()) {
+    const where = `puts[${i}]`;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      problems.push(`${where} must be a JSON object.`);
+      continue;
+    }
+    const put = raw as Record<string, unknown>;
+    const text = (field: string): string | undefined => {
+      const v = put[field];
+      if (v === undefined || v === null || v === '') problems.push(`${where}.${field} is required.`);
+      else if (typeof v !== 'string') problems.push(`${where}.${field} must be a string. Found ${describe(v)}`);
+      else return v;
+      return undefined;
+    };
+    const bidId = text('bidid');
+    const bidder = text('bidder');
+    const auctionId = text('aid');
+    if (put.type === undefined || put.type === null) problems.push(`${where}.type is required.`);
+    else if (put.type !== 'xml') problems.push(`${where}.type must be xml. Found ${describe(put.type)}`);
+    const value = put.value;
+    if (value === undefined || value === null) problems.push(`${where}.value is required.`);
+    else if (typeof value !== 'string') problems.push(`${where}.value must be a string of VAST XML. Found ${describe(value)}`);
+    const integer = (field: string): string | undefined => {
+      const v = put[field];
+      const t = integerText(v);
+      if (v === undefined || v === null || v === '') problems.push(`${where}.${field} is required.`);
+      else if (t === undefined) problems.push(`${where}.${field} must be a non-negative integer (a number or digits). Found ${describe(v)}`);
+      return t;
+    };
+    const timestamp = integer('timestamp');
+    const ttl = integer('ttlseconds');
+    if (bidId && bidder && auctionId && typeof value === 'string' && put.type === 'xml' && timestamp !== undefined && ttl !== undefined) {
+      puts.push({ bidId, bidder, auctionId, value, timestamp, ttlSeconds: Number(ttl) });
+    }
+  }
+  if (problems.length > 0) throw new AppError(ErrorCode.BAD_REQUEST, problems.join('\n'));
+  return { account: account as string, puts };
+};

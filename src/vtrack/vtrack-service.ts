@@ -1,0 +1,58 @@
+import type { CacheClient } from '../cache/cache-client.js';
+import type { CachedValue } from '../cache/cache-service.js';
+import { AppError, ErrorCode } from '../core/app-error.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { AccountResolver } from '../stored/account.js';
+import { insertImpression } from './vast-impression.js';
+import { parseTrackRequest } from './vtrack-request.js';
+import type { TrackPut } from './vtrack-request.js';
+
+export interface VtrackServiceOptions {
+  readonly cache: CacheClient;
+  readonly resolveAccount: AccountResolver;
+  /** `server.external_url`: the event URLs put into VAST point here. */
+  readonly externalUrl: string;
+  readonly metrics: Metrics;
+}
+
+/**
+ * The impression URL of a put: `/event` with `t=imp` and `f=b`, every value URL-encoded (which
+ * also keeps `]]>` out of the CDATA it goes into).
+ */
+export const impressionUrl = (externalUrl: string, account: string, put: TrackPut): string =>
+  `${externalUrl.replace(/\/+$/, '')}/event?t=imp&b=${encodeURIComponent(put.bidId)}&a=${encodeURIComponent(account)}` +
+  `&aid=${encodeURIComponent(put.auctionId)}&ts=${put.timestamp}&bidder=${encodeURIComponent(put.bidder)}&f=b`;
+
+/**
+ * `/vtrack`: adds an impression tracking tag pointing at `/event` to each VAST put, then writes
+ * all puts to the cache in one atomic batch. VAST without `<InLine>`/`<Wrapper>` (and malformed
+ * VAST the insertion cannot place a tag in) is stored unchanged and counted. The account follows
+ * the `/event` rules: events disabled, or unknown while accounts are required, is refused.
+ */
+export const createVtrackService = (opts: VtrackServiceOptions) => {
+  const puts = opts.metrics.counter({
+    name: 'openbid_vtrack_puts_total',
+    help: 'VAST puts on /vtrack by result: modified (a tracking tag added) or unchanged (no InLine/Wrapper to add it to).',
+    labelNames: ['result'],
+  });
+  const modified = puts.with({ result: 'modified' });
+  const unchanged = puts.with({ result: 'unchanged' });
+
+  return {
+    async put(account: string | undefined, body: string): Promise<string[]> {
+      const request = parseTrackRequest(account, body);
+      const resolved = await opts.resolveAccount(request.account);
+      if (!resolved.events.enabled) throw new AppError(ErrorCode.UNAUTHORIZED, `Account '${request.account}' doesn't support events`);
+      const cachePuts = request.puts.map((put) => {
+        const result = insertImpression(put.value, impressionUrl(opts.externalUrl, request.account, put));
+        (result.inserted > 0 ? modified : unchanged).inc();
+        return { type: 'xml', value: result.vast, ttlseconds: put.ttlSeconds };
+      });
+      return opts.cache.put(cachePuts);
+    },
+
+    get: (uuid: string | undefined): Promise<CachedValue> => opts.cache.get(uuid),
+  };
+};
+
+export type VtrackService = ReturnType<typeof createVtrackService>;
