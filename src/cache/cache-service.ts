@@ -51,13 +51,7 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
     help: 'Reads of /cache by result.',
     labelNames: ['result'],
   });
-  const putCounters = new Map<string, { inc(n?: number): void }>();
-  const countPut = (type: string, result: PutResult, n = 1): void => {
-    const key = `${type}/${result}`;
-    let c = putCounters.get(key);
-    if (c === undefined) putCounters.set(key, (c = puts.with({ type, result })));
-    c.inc(n);
-  };
+  const countPut = (type: string, result: PutResult): void => puts.inc({ type, result });
   const getCounters: Record<GetResult, { inc(n?: number): void }> = {
     hit: gets.with({ result: 'hit' }),
     miss: gets.with({ result: 'miss' }),

@@ -31,13 +31,7 @@ export const createEventService = (opts: EventServiceOptions) => {
     help: 'Events received on /event by type and result (recorded, not_recorded for x=0, account_disabled, account_unknown).',
     labelNames: ['type', 'result'],
   });
-  const bound = new Map<string, { inc(): void }>();
-  const count = (type: string, result: Result): void => {
-    const k = `${type} ${result}`;
-    let c = bound.get(k);
-    if (c === undefined) bound.set(k, (c = events.with({ type, result })));
-    c.inc();
-  };
+  const count = (type: string, result: Result): void => events.inc({ type, result });
 
   return {
     async handle(req: EventRequest, ctx: EventContext): Promise<void> {

@@ -1,6 +1,6 @@
 /**
- * Metrics port. Modules declare their instruments once, at construction, and bind label values
- * up front (`with`) on hot paths, so that recording is a plain increment with no label hashing.
+ * Metrics port. Modules declare their instruments once, at construction; recording with labels
+ * is a lookup of the label values, and `with` binds them once where they are fixed.
  *
  * Contract: every method is synchronous, cheap and never throws. Implementations are safe to call
  * from any request concurrently (Node is single-threaded per process).

@@ -49,16 +49,9 @@ export const createStorageService = (opts: StorageServiceOptions): StorageServic
     help: 'Module storage reads and writes by application, operation and result.',
     labelNames: ['application', 'op', 'result'],
   });
-  // Bound up front for every configured application; unknown ones share one label so callers
-  // cannot grow the series.
-  const bound = new Map<string, { inc(): void }>();
-  const count = (application: string, op: Op, result: Result): void => {
-    const app = stores.has(application) ? application : 'unknown';
-    const k = `${app} ${op} ${result}`;
-    let c = bound.get(k);
-    if (c === undefined) bound.set(k, (c = counter.with({ application: app, op, result })));
-    c.inc();
-  };
+  // Unknown applications share one label so callers cannot grow the series.
+  const count = (application: string, op: Op, result: Result): void =>
+    counter.inc({ application: stores.has(application) ? application : 'unknown', op, result });
 
   const storeFor = (application: string, op: Op): CacheStore => {
     const store = stores.get(application);
