@@ -1,6 +1,6 @@
 import { compare } from './lib/compare.js';
 import type { CompareOptions, ComparisonResult } from './lib/compare.js';
-import { startBareServer, startOpenbid } from './lib/servers.js';
+import { startBareServer, startFastifyReference, startOpenbid } from './lib/servers.js';
 
 const API_KEY = 'bench-key';
 
@@ -8,6 +8,7 @@ const API_KEY = 'bench-key';
 export const storageSuite = async (opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => {
   const value = 'x'.repeat(1024);
   const bare = await startBareServer(1024 + 40);
+  const fastify = await startFastifyReference(1024 + 40);
   const openbid = await startOpenbid({ api: { 'api-key': API_KEY }, storage: { memory: { bench: {} } } });
   try {
     const headers = { 'x-svc-api-key': API_KEY };
@@ -23,12 +24,13 @@ export const storageSuite = async (opts: CompareOptions & { connections: number 
     const common = { seconds: opts.seconds, connections: opts.connections };
     return [
       await compare(
-        { name: 'GET /storage 1 KB text (memory)', target: 0.8, bare: { ...common, url: `${bare.url}${path}` }, openbid: { ...common, url: `${openbid.url}${path}`, headers } },
+        { name: 'GET /storage 1 KB text (memory)', target: 0.8, bare: { ...common, url: `${bare.url}${path}` }, fastify: { ...common, url: `${fastify.url}${path}` }, openbid: { ...common, url: `${openbid.url}${path}`, headers } },
         opts,
       ),
     ];
   } finally {
     await openbid.stop();
+    await fastify.stop();
     await bare.stop();
   }
 };

@@ -70,6 +70,14 @@ export const startBareServer = async (bodyBytes: number): Promise<BenchServer> =
   return track('node:http', proc, url, async () => (await fetch(url)).ok);
 };
 
+/** The minimal Fastify reference, in its own process: the ceiling of any Fastify application here. */
+export const startFastifyReference = async (bodyBytes: number): Promise<BenchServer> => {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [join(root, 'bench/lib/fastify-server.mjs')], { env: { ...process.env, PORT: String(port), BODY_BYTES: String(bodyBytes) } });
+  const url = `http://127.0.0.1:${port}`;
+  return track('fastify', proc, url, async () => (await fetch(url)).ok);
+};
+
 /** openbid from dist/ (built by `npm run bench`), single process, with this config. */
 export const startOpenbid = async (config: Record<string, unknown>): Promise<BenchServer> => {
   const port = await freePort();

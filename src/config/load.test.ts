@@ -134,6 +134,7 @@ describe('loadConfig', () => {
       "storage: application name 'a:b' must be letters, digits, '.', '_' or '-'",
     ]);
     assert.match(problemsOf(() => loadConfig({ raw: { storage: { redis: { app: { colour: 1 } } } } }))[0] ?? '', /storage\.redis\.app: unknown key colour/);
+    assert.deepEqual(problemsOf(() => loadConfig({ raw: { api: { 'storage-path': '/cache/' } } })), ['api.storage-path: /cache/ is already an endpoint of this server']);
     assert.match(
       problemsOf(() => loadConfig({ raw: { server: { workers: 2 }, cache: { backend: { type: 'redis' } }, storage: { memory: { a: {} } } } }))[0] ?? '',
       /storage applications in storage.redis/,

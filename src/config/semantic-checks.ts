@@ -49,6 +49,9 @@ const isRedisUrl = (s: string): boolean => {
   }
 };
 
+/** Endpoints the storage path must not shadow. */
+const BUILT_IN_PATHS = ['/cache', '/vtrack', '/event', '/status', '/metrics', '/openrtb2/amp', '/openrtb2/auction'];
+
 /** Application names end up inside store keys, so they are kept to a plain character set. */
 const APPLICATION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -56,6 +59,7 @@ const storageProblems = (config: Config): string[] => {
   const problems: string[] = [];
   const path = config.api['storage-path'];
   if (!/^\/[A-Za-z0-9._~/-]*$/.test(path) || path === '/') problems.push(`api.storage-path: must be a path such as /storage, got '${path}'`);
+  if (BUILT_IN_PATHS.includes(path.replace(/\/+$/, ''))) problems.push(`api.storage-path: ${path} is already an endpoint of this server`);
   const memory = Object.keys(config.storage.memory);
   const redis = Object.keys(config.storage.redis);
   for (const name of [...memory, ...redis]) {

@@ -1,3 +1,4 @@
+import type { EventRecord } from '../analytics/analytics-module.js';
 import type { Analytics } from '../analytics/runner.js';
 import { AppError, ErrorCode } from '../core/app-error.js';
 import type { Clock } from '../core/clock.js';
@@ -31,7 +32,11 @@ export const createEventService = (opts: EventServiceOptions) => {
     help: 'Events received on /event by type and result (recorded, not_recorded for x=0, account_disabled, account_unknown).',
     labelNames: ['type', 'result'],
   });
-  const count = (type: string, result: Result): void => events.inc({ type, result });
+  const RESULTS: readonly Result[] = ['recorded', 'not_recorded', 'account_disabled', 'account_unknown'];
+  const bound = Object.fromEntries(
+    (['win', 'imp'] as const).map((type) => [type, Object.fromEntries(RESULTS.map((result) => [result, events.with({ type, result })]))]),
+  ) as Record<'win' | 'imp', Record<Result, { inc(): void }>>;
+  const count = (type: 'win' | 'imp', result: Result): void => bound[type][result].inc();
 
   return {
     async handle(req: EventRequest, ctx: EventContext): Promise<void> {
@@ -50,18 +55,14 @@ export const createEventService = (opts: EventServiceOptions) => {
         count(req.type, 'account_disabled');
         throw new AppError(ErrorCode.UNAUTHORIZED, `Account '${req.account}' doesn't support events`);
       }
-      opts.analytics.logEvent({
-        kind: 'event',
-        type: req.type,
-        account: req.account,
-        bidId: req.bidId,
-        bidder: req.bidder,
-        ...(req.auctionId !== undefined ? { auctionId: req.auctionId } : {}),
-        ...(req.timestamp !== undefined ? { timestamp: req.timestamp } : {}),
-        ...(req.integration !== undefined ? { integration: req.integration } : {}),
-        ...(ctx.userAgent !== undefined ? { userAgent: ctx.userAgent } : {}),
-        receivedAt: opts.clock.now(),
-      });
+      // Optional fields are set only when present (no undefined keys in the written record).
+      const record: { -readonly [K in keyof EventRecord]: EventRecord[K] } = { kind: 'event', type: req.type, account: req.account, bidId: req.bidId, bidder: req.bidder, receivedAt: 0 };
+      if (req.auctionId !== undefined) record.auctionId = req.auctionId;
+      if (req.timestamp !== undefined) record.timestamp = req.timestamp;
+      if (req.integration !== undefined) record.integration = req.integration;
+      if (ctx.userAgent !== undefined) record.userAgent = ctx.userAgent;
+      record.receivedAt = opts.clock.now();
+      opts.analytics.logEvent(record);
       count(req.type, 'recorded');
     },
   };

@@ -2,7 +2,7 @@ import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../core/app-error.js';
 import type { Logger } from '../core/logger.js';
-import type { Metrics } from '../metrics/metrics.js';
+import type { BoundCounter, BoundHistogram, Metrics } from '../metrics/metrics.js';
 import { registerCors } from './cors.js';
 import { STATUS_BY_CODE } from './error-status.js';
 
@@ -77,14 +77,37 @@ const registerRequestMetrics = (server: FastifyInstance, opts: HttpServerOptions
     help: 'HTTP request durations by route and method.',
     labelNames: ['route', 'method'],
   });
+  // Instruments are bound once per route and method (the route pattern, not the URL, so series
+  // stay bounded); a request then costs a lookup by numeric status, no label strings.
+  interface RouteMetrics {
+    readonly timer: BoundHistogram;
+    readonly byStatus: Map<number, BoundCounter>;
+    readonly route: string;
+    readonly method: string;
+  }
+  const bind = (route: string, method: string): RouteMetrics => ({ timer: durations.with({ route, method }), byStatus: new Map(), route, method });
+  const unmatched = new Map<string, RouteMetrics>();
+  const METRICS = Symbol('openbid.route-metrics');
+  server.addHook('onRoute', (routeOptions) => {
+    const methods = Array.isArray(routeOptions.method) ? routeOptions.method : [routeOptions.method];
+    routeOptions.config = { ...routeOptions.config, [METRICS]: new Map(methods.map((m) => [m, bind(routeOptions.url, m)])) };
+  });
+
   server.addHook('onResponse', (req, reply, done) => {
-    // The route pattern, not the URL, so the series stay bounded.
-    const route = req.routeOptions.url ?? 'unmatched';
     const method = req.method;
+    const perMethod = (req.routeOptions.config as { [METRICS]?: Map<string, RouteMetrics> })[METRICS];
+    let m = perMethod?.get(method);
+    if (m === undefined) {
+      m = unmatched.get(method);
+      if (m === undefined) unmatched.set(method, (m = bind('unmatched', method)));
+    }
     const status = reply.statusCode;
+    let counter = m.byStatus.get(status);
+    if (counter === undefined) m.byStatus.set(status, (counter = requests.with({ route: m.route, method, status: String(status) })));
     const ms = reply.elapsedTime;
-    requests.inc({ route, method, status: String(status) });
-    durations.observe({ route, method }, ms / 1000);
+    counter.inc();
+    m.timer.observe(ms / 1000);
+    const route = m.route;
     if (opts.slowRequestMs > 0 && ms > opts.slowRequestMs) {
       opts.logger.warn({ route, method, status, ms: Math.round(ms) }, 'slow request');
     }

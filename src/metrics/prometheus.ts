@@ -43,11 +43,12 @@ const cellsFor = <L extends string, C>(def: InstrumentDef<L>, make: () => C) => 
   return {
     cells,
     get: (labels: Labels<L>): C => {
-      const values = def.labelNames.map((n) => labels[n]);
-      const key = values.join('\u0000');
+      // Called on every labelled record: the key is built without intermediate arrays.
+      let key = '';
+      for (const n of def.labelNames) key += `${labels[n]}\u0000`;
       let entry = cells.get(key);
       if (entry === undefined) {
-        entry = { labels: def.labelNames.map((n, i) => `${n}="${escapeLabel(values[i] ?? '')}"`).join(','), cell: make() };
+        entry = { labels: def.labelNames.map((n) => `${n}="${escapeLabel(labels[n])}"`).join(','), cell: make() };
         cells.set(key, entry);
       }
       return entry.cell;

@@ -21,26 +21,30 @@ export interface StorageService {
   write(entry: StorageEntry): Promise<void>;
   /**
    * The entry as the JSON text `{"key":…,"type":…,"value":…}`, ready to answer: entries are kept
-   * in their JSON form, so a read re-encodes nothing. `NOT_FOUND` for an unknown application or
+   * in that form, so a read neither copies nor re-encodes. `NOT_FOUND` for an unknown application or
    * a missing or expired entry.
    */
   readJson(application: string, key: string): Promise<Buffer>;
 }
 
-type Op = 'read' | 'write';
-type Result = 'ok' | 'not_found' | 'error';
+type Op = (typeof OPS)[number];
+type Result = (typeof RESULTS)[number];
 
 // The store key: namespaced apart from /cache ids and per application, so applications sharing
 // one Redis never see each other's keys (application names cannot contain ':').
 const storeKey = (application: string, key: string): string => `${STORAGE_KEY_PREFIX}${application}:${key}`;
 
-// Stored as the JSON text {"type":…,"value":…}: readable as it is in redis-cli, and a read only
-// has to put the key in front.
-const STORED_START = Buffer.from('{"type":"');
+// Stored as the complete JSON answer {"key":…,"type":…,"value":…}: readable as it is in
+// redis-cli, and a read sends the stored bytes without decoding, copying or re-encoding them.
 const NO_PREFIX = Buffer.alloc(0);
-const encode = (entry: StorageEntry): Buffer => prefixedText(NO_PREFIX, `{"type":"${entry.type}","value":${JSON.stringify(entry.value)}}`);
+const STORED_START = Buffer.from('{"key":');
+const encode = (entry: StorageEntry): Buffer =>
+  prefixedText(NO_PREFIX, `{"key":${JSON.stringify(entry.key)},"type":"${entry.type}","value":${JSON.stringify(entry.value)}}`);
 const isStoredEntry = (stored: Buffer): boolean =>
   stored.length > STORED_START.length && stored.compare(STORED_START, 0, STORED_START.length, 0, STORED_START.length) === 0;
+
+const OPS = ['read', 'write'] as const;
+const RESULTS = ['ok', 'not_found', 'error'] as const;
 
 export const createStorageService = (opts: StorageServiceOptions): StorageService => {
   const { stores } = opts;
@@ -49,9 +53,12 @@ export const createStorageService = (opts: StorageServiceOptions): StorageServic
     help: 'Module storage reads and writes by application, operation and result.',
     labelNames: ['application', 'op', 'result'],
   });
-  // Unknown applications share one label so callers cannot grow the series.
-  const count = (application: string, op: Op, result: Result): void =>
-    counter.inc({ application: stores.has(application) ? application : 'unknown', op, result });
+  // Bound up front for every configured application, and one 'unknown' for the rest, so callers
+  // cannot grow the series and counting costs no label lookup.
+  const bound = new Map(
+    [...stores.keys(), 'unknown'].map((app) => [app, Object.fromEntries(OPS.map((op) => [op, Object.fromEntries(RESULTS.map((r) => [r, counter.with({ application: app, op, result: r })]))]))]),
+  ) as Map<string, Record<Op, Record<Result, { inc(): void }>>>;
+  const count = (application: string, op: Op, result: Result): void => (bound.get(application) ?? bound.get('unknown'))?.[op][result].inc();
 
   const storeFor = (application: string, op: Op): CacheStore => {
     const store = stores.get(application);
@@ -62,34 +69,37 @@ export const createStorageService = (opts: StorageServiceOptions): StorageServic
     return store;
   };
 
-  const backend = async <T>(application: string, op: Op, call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (err) {
-      count(application, op, 'error');
-      const timeout = isAppError(err) && err.code === ErrorCode.BACKEND_TIMEOUT;
-      throw new AppError(timeout ? ErrorCode.BACKEND_TIMEOUT : ErrorCode.BACKEND_FAILURE, `storage ${op} for application '${application}' failed${timeout ? ': timed out' : ''}.`, { cause: err });
-    }
-  };
-
-  const readJson = async (application: string, key: string): Promise<Buffer> => {
-    const store = storeFor(application, 'read');
-    const stored = await backend(application, 'read', () => store.get(storeKey(application, key)));
-    if (stored === undefined || !isStoredEntry(stored)) {
-      count(application, 'read', 'not_found');
-      throw new AppError(ErrorCode.NOT_FOUND, `No entry for key '${key}' in application '${application}'.`);
-    }
-    count(application, 'read', 'ok');
-    return Buffer.concat([Buffer.from(`{"key":${JSON.stringify(key)},`), stored.subarray(1)]);
+  const failed = (application: string, op: Op, err: unknown): AppError => {
+    count(application, op, 'error');
+    const timeout = isAppError(err) && err.code === ErrorCode.BACKEND_TIMEOUT;
+    return new AppError(timeout ? ErrorCode.BACKEND_TIMEOUT : ErrorCode.BACKEND_FAILURE, `storage ${op} for application '${application}' failed${timeout ? ': timed out' : ''}.`, { cause: err });
   };
 
   return {
     async write(entry) {
       const store = storeFor(entry.application, 'write');
       const value = encode(entry);
-      await backend(entry.application, 'write', () => store.putMany([{ key: storeKey(entry.application, entry.key), value, ttlSeconds: entry.ttlSeconds }], { createOnly: false }));
+      try {
+        await store.putMany([{ key: storeKey(entry.application, entry.key), value, ttlSeconds: entry.ttlSeconds }], { createOnly: false });
+      } catch (err) {
+        throw failed(entry.application, 'write', err);
+      }
       count(entry.application, 'write', 'ok');
     },
-    readJson,
+    async readJson(application, key) {
+      const store = storeFor(application, 'read');
+      let stored: Buffer | undefined;
+      try {
+        stored = await store.get(storeKey(application, key));
+      } catch (err) {
+        throw failed(application, 'read', err);
+      }
+      if (stored === undefined || !isStoredEntry(stored)) {
+        count(application, 'read', 'not_found');
+        throw new AppError(ErrorCode.NOT_FOUND, `No entry for key '${key}' in application '${application}'.`);
+      }
+      count(application, 'read', 'ok');
+      return stored;
+    },
   };
 };

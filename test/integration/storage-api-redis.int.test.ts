@@ -54,7 +54,7 @@ describe('/storage on Redis', () => {
       assert.deepEqual(put.json(), { responses: [{ uuid: 'same' }] });
 
       assert.deepEqual((await redis.admin.keys('*')).sort(), ['openbid-storage:a1:same', 'openbid-storage:a2:same', 'same']);
-      assert.equal(await redis.admin.get('openbid-storage:a1:same'), '{"type":"text","value":"one"}');
+      assert.equal(await redis.admin.get('openbid-storage:a1:same'), '{"key":"same","type":"text","value":"one"}');
       assert.equal(await redis.admin.get('same'), 'xml<c/>');
       const ttl = await redis.admin.ttl('openbid-storage:a2:same');
       assert.ok(ttl > 295 && ttl <= 300, `ttl ${ttl}`);
