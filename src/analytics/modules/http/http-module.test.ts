@@ -118,3 +118,23 @@ describe('http analytics module', () => {
     assert.deepEqual(collector.received.flatMap(ids), ['bid-0', 'bid-1', 'bid-2', 'bid-3', 'bid-4']);
   });
 });
+
+describe('http analytics module over a long outage', () => {
+  it('does not pile up listeners across many retries', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.message);
+    process.on('warning', onWarning);
+    try {
+      const counters = countingCounters();
+      // 12 backoff sleeps (Node warns from 11 listeners on); the doubling backoff adds up to ~4 s.
+      const m = createHttpModule(options(`http://127.0.0.1:${await freePort()}/collect`, { counters, maxRetries: 12, retryBackoffMs: 1, batchSize: 1 }));
+      m.logEvent(eventRecord(1));
+      await waitFor('given up after 12 retries', async () => counters.totals.dropped === 1, 20_000);
+      await m.close();
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(warnings.filter((w) => /leak/i.test(w)), []);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});

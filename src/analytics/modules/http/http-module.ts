@@ -1,4 +1,5 @@
 import { Agent, request } from 'undici';
+import { throttledLog } from '../../../core/log-throttle.js';
 import type { Logger } from '../../../core/logger.js';
 import type { AnalyticsModule, AnalyticsRecord, RecordCounters } from '../../analytics-module.js';
 
@@ -35,13 +36,9 @@ export const createHttpModule = (opts: HttpModuleOptions): AnalyticsModule => {
   let closing = false;
   /** Aborts backoff sleeps and requests once close's deadline passes. */
   const shutdown = new AbortController();
-  let lastErrorLog = 0;
-
-  const logFailure = (msg: string, extra: Record<string, unknown>): void => {
-    if (Date.now() - lastErrorLog < 5000) return;
-    lastErrorLog = Date.now();
-    opts.logger.warn({ endpoint: opts.endpoint, ...extra }, msg);
-  };
+  const throttle = throttledLog();
+  const logFailure = (msg: string, extra: Record<string, unknown>): void =>
+    throttle((suppressed) => opts.logger.warn({ endpoint: opts.endpoint, ...extra, suppressed }, msg));
 
   const post = async (body: string): Promise<number> => {
     const res = await request(opts.endpoint, {
@@ -57,13 +54,16 @@ export const createHttpModule = (opts: HttpModuleOptions): AnalyticsModule => {
     return res.statusCode;
   };
 
+  /** Waits `ms`, or less if close's deadline passes; leaves no listener behind either way. */
   const sleep = (ms: number): Promise<void> =>
     new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      shutdown.signal.addEventListener('abort', () => {
+      const wake = (): void => {
         clearTimeout(timer);
+        shutdown.signal.removeEventListener('abort', wake);
         resolve();
-      }, { once: true });
+      };
+      const timer = setTimeout(wake, ms);
+      shutdown.signal.addEventListener('abort', wake, { once: true });
     });
 
   const sendBatch = async (batch: AnalyticsRecord[]): Promise<void> => {
