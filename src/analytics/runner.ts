@@ -1,3 +1,4 @@
+import { throttledLog } from '../core/log-throttle.js';
 import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { AnalyticsModule, EventRecord, RecordCounters } from './analytics-module.js';
@@ -31,7 +32,7 @@ export const recordCounters = (metrics: Metrics, module: string): RecordCounters
  */
 export const createAnalyticsRunner = (modules: readonly AnalyticsModule[], opts: { metrics: Metrics; logger: Logger }): Analytics => {
   const failed = new Map(modules.map((m) => [m, records(opts.metrics).with({ module: m.name, result: 'failed' })]));
-  let lastLog = 0;
+  const logFailure = throttledLog();
   return {
     logEvent(record) {
       for (const m of modules) {
@@ -39,10 +40,7 @@ export const createAnalyticsRunner = (modules: readonly AnalyticsModule[], opts:
           m.logEvent(record);
         } catch (err) {
           failed.get(m)?.inc();
-          if (Date.now() - lastLog > 5000) {
-            lastLog = Date.now();
-            opts.logger.error({ err, module: m.name }, 'analytics module failed');
-          }
+          logFailure((suppressed) => opts.logger.error({ err, module: m.name, suppressed }, 'analytics module failed'));
         }
       }
     },

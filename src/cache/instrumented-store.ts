@@ -1,10 +1,8 @@
 import { isAppError } from '../core/app-error.js';
+import { throttledLog } from '../core/log-throttle.js';
 import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CacheStore } from './cache-store.js';
-
-/** How often, at most, a failing store logs; a dead Redis at 30k req/s must not flood the log. */
-const LOG_INTERVAL_MS = 5000;
 
 /**
  * Wraps a store with latency and error metrics, and rate-limited error logs. Behaviour of the
@@ -23,8 +21,7 @@ export const instrumentStore = (inner: CacheStore, opts: { metrics: Metrics; log
   });
   const store = opts.name;
   const timers = { get: duration.with({ store, op: 'get' }), put: duration.with({ store, op: 'put' }), delete: duration.with({ store, op: 'delete' }) };
-  let lastLog = 0;
-  let suppressed = 0;
+  const logFailure = throttledLog();
 
   const timed = async <T>(op: 'get' | 'put' | 'delete', call: () => Promise<T>): Promise<T> => {
     const start = performance.now();
@@ -33,14 +30,7 @@ export const instrumentStore = (inner: CacheStore, opts: { metrics: Metrics; log
     } catch (err) {
       const reason = isAppError(err) && err.code === 'BACKEND_TIMEOUT' ? 'timeout' : 'failure';
       errors.inc({ store, op, reason });
-      const now = Date.now();
-      if (now - lastLog >= LOG_INTERVAL_MS) {
-        opts.logger.error({ err, store, op, suppressed }, 'store call failed');
-        lastLog = now;
-        suppressed = 0;
-      } else {
-        suppressed++;
-      }
+      logFailure((suppressed) => opts.logger.error({ err, store, op, suppressed }, 'store call failed'));
       throw err;
     } finally {
       timers[op].observe((performance.now() - start) / 1000);

@@ -1,5 +1,6 @@
 import { RESP_TYPES, createClient, createCluster } from 'redis';
 import { AppError, ErrorCode } from '../../core/app-error.js';
+import { throttledLog } from '../../core/log-throttle.js';
 import type { Logger } from '../../core/logger.js';
 import type { CacheStore, PutManyOptions, StoreEntry } from '../cache-store.js';
 
@@ -145,13 +146,9 @@ export const createRedisClient = (opts: RedisConnectionOptions): RedisClient => 
 };
 
 const throttledErrorLog = (logger: Logger) => {
-  let last = 0;
-  return (err: unknown): void => {
-    const now = Date.now();
-    if (now - last < 5000) return;
-    last = now;
-    logger.warn({ err: { message: (err as Error).message } }, 'redis connection error; reconnecting');
-  };
+  const throttle = throttledLog();
+  return (err: unknown): void =>
+    throttle((suppressed) => logger.warn({ err: { message: (err as Error).message }, suppressed }, 'redis connection error; reconnecting'));
 };
 
 export interface RedisStoreOptions {

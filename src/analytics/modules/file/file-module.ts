@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { throttledLog } from '../../../core/log-throttle.js';
 import type { Logger } from '../../../core/logger.js';
 import type { AnalyticsModule, AnalyticsRecord, RecordCounters } from '../../analytics-module.js';
 
@@ -29,7 +30,7 @@ export const createFileModule = async (opts: FileModuleOptions): Promise<Analyti
   let bufferedBytes = 0;
   let writing: Promise<void> = Promise.resolve();
   let closed = false;
-  let lastErrorLog = 0;
+  const logFailure = throttledLog();
 
   const writeOut = async (): Promise<void> => {
     if (lines.length === 0) return;
@@ -44,10 +45,7 @@ export const createFileModule = async (opts: FileModuleOptions): Promise<Analyti
       opts.counters.written(batch.length);
     } catch (err) {
       opts.counters.dropped(batch.length);
-      if (Date.now() - lastErrorLog > 5000) {
-        lastErrorLog = Date.now();
-        opts.logger.error({ err, path: opts.path, records: batch.length }, 'analytics file write failed; records dropped');
-      }
+      logFailure((suppressed) => opts.logger.error({ err, path: opts.path, records: batch.length, suppressed }, 'analytics file write failed; records dropped'));
     }
   };
 
