@@ -99,19 +99,20 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   const vtrack = createVtrackService({ cache: cacheClient, resolveAccount, externalUrl: config.server.external_url, metrics });
 
   let shuttingDown = false;
-  const server = createHttpServer({
+  const http = createHttpServer({
     logger,
     metrics,
     accessLog: config.logging.access_log,
     slowRequestMs: config.logging.slow_request_ms,
     keepAliveTimeoutMs: config.server.keep_alive_timeout_ms,
   });
+  const server = http.fastify;
   statusRoutes(server, { isShuttingDown: () => shuttingDown });
   if (config.metrics.enabled) metricsRoutes(server, { metrics });
-  cacheRoutes(server, { cache, maxBodyBytes: config.cache.request_limits.max_body_bytes });
-  eventRoutes(server, { events });
-  vtrackRoutes(server, { vtrack, maxBodyBytes: config.cache.request_limits.max_body_bytes });
-  storageRoutes(server, {
+  cacheRoutes(http, { cache, maxBodyBytes: config.cache.request_limits.max_body_bytes });
+  eventRoutes(http, { events });
+  vtrackRoutes(http, { vtrack, maxBodyBytes: config.cache.request_limits.max_body_bytes });
+  storageRoutes(http, {
     storage,
     path: config.api['storage-path'],
     apiKey: config.api['api-key'],

@@ -1,5 +1,6 @@
 import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
 import type { IdGenerator } from '../core/ids.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CacheStore } from './cache-store.js';
 import { parsePutRequest, validatePuts } from './put-request.js';
@@ -30,8 +31,11 @@ export interface CacheService {
   putRequest(body: string): Promise<string[]>;
   /** Puts from inside the process (vtrack, auction), validated by the same rules. */
   putValues(puts: readonly CachePutInput[]): Promise<string[]>;
-  /** Reads by id; `NOT_FOUND` for unknown ids, `BAD_REQUEST` for a missing one. */
-  get(uuid: string | undefined): Promise<CachedValue>;
+  /**
+   * Reads by id; `NOT_FOUND` for unknown ids, `BAD_REQUEST` for a missing one. Answers directly
+   * (and throws) when the store does, else with a promise (that rejects).
+   */
+  get(uuid: string | undefined): MaybePromise<CachedValue>;
 }
 
 type PutResult = 'stored' | 'exists' | 'invalid' | 'error';
@@ -89,7 +93,7 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
     putRequest: (body) => write(validated(() => parsePutRequest(body, limits))),
     putValues: (input) => write(validated(() => validatePuts(input, limits))),
 
-    async get(uuid) {
+    get(uuid) {
       if (uuid === undefined || uuid === '') {
         getCounters.invalid.inc();
         throw new AppError(ErrorCode.BAD_REQUEST, 'GET /cache: Missing required parameter uuid');
@@ -100,27 +104,43 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
         getCounters.invalid.inc();
         throw new AppError(ErrorCode.NOT_FOUND, `GET /cache uuid=${uuid}: invalid uuid length`);
       }
-      let stored: Buffer | undefined;
+      // Storage entries may share the Redis; they are never readable as cache values.
+      if (isReservedKey(uuid)) return cachedValueOf(uuid, undefined);
+      let stored: MaybePromise<Buffer | undefined>;
       try {
-        // Storage entries may share the Redis; they are never readable as cache values.
-        stored = isReservedKey(uuid) ? undefined : await store.get(uuid);
+        stored = store.get(uuid);
       } catch (err) {
-        getCounters.error.inc();
-        throw backendError(err, `GET /cache uuid=${uuid}: timeout reading value from the backend.`, `GET /cache uuid=${uuid}: error reading value from the backend.`);
+        throw readFailure(uuid, err);
       }
-      if (stored === undefined) {
-        getCounters.miss.inc();
-        throw new AppError(ErrorCode.NOT_FOUND, `GET /cache uuid=${uuid}: Key not found`);
-      }
-      const value = decodeStoredValue(stored);
-      if (value === undefined) {
-        getCounters.error.inc();
-        throw new AppError(ErrorCode.INTERNAL, `GET /cache uuid=${uuid}: Cache data was corrupted. Cannot determine type.`);
-      }
-      getCounters.hit.inc();
-      return value;
+      return stored instanceof Promise
+        ? stored.then(
+            (s) => cachedValueOf(uuid, s),
+            (err: unknown) => {
+              throw readFailure(uuid, err);
+            },
+          )
+        : cachedValueOf(uuid, stored);
     },
   };
+
+  function readFailure(uuid: string, err: unknown): AppError {
+    getCounters.error.inc();
+    return backendError(err, `GET /cache uuid=${uuid}: timeout reading value from the backend.`, `GET /cache uuid=${uuid}: error reading value from the backend.`);
+  }
+
+  function cachedValueOf(uuid: string, stored: Buffer | undefined): CachedValue {
+    if (stored === undefined) {
+      getCounters.miss.inc();
+      throw new AppError(ErrorCode.NOT_FOUND, `GET /cache uuid=${uuid}: Key not found`);
+    }
+    const value = decodeStoredValue(stored);
+    if (value === undefined) {
+      getCounters.error.inc();
+      throw new AppError(ErrorCode.INTERNAL, `GET /cache uuid=${uuid}: Cache data was corrupted. Cannot determine type.`);
+    }
+    getCounters.hit.inc();
+    return value;
+  }
 };
 
 /** Keeps the store's timeout/failure distinction but gives the caller a message about its request. */

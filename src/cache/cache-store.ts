@@ -14,12 +14,15 @@ export interface PutManyOptions {
   readonly createOnly: boolean;
 }
 
+import type { MaybePromise } from '../core/maybe-promise.js';
+
 /**
  * Key/value store with per-entry TTL behind `/cache`, `/storage` and the in-process cache client.
  *
  * Contract:
- * - `get` resolves the bytes last written for the key, or `undefined` when the key is missing or
- *   expired. TTLs are honoured on a best-effort basis: an entry may disappear earlier (eviction),
+ * - `get` gives the bytes last written for the key, or `undefined` when the key is missing or
+ *   expired. An in-process store returns them directly and throws its failures; a network store
+ *   returns a promise and rejects. Callers handle both (`await` does). TTLs are honoured on a best-effort basis: an entry may disappear earlier (eviction),
  *   never be readable much later than its TTL.
  * - `putMany` is all-or-nothing: it resolves (one boolean per entry, in order: `true` written,
  *   `false` refused because the key exists and `createOnly` was set) only when every entry not
@@ -27,7 +30,7 @@ export interface PutManyOptions {
  *   call entries are applied in order, so a key repeated in a batch is refused the second time
  *   under `createOnly`.
  * - `delete` removes keys (missing keys are not an error).
- * - Failures reject with an `AppError` of code `BACKEND_FAILURE` or `BACKEND_TIMEOUT`, within the
+ * - Failures reject (a direct `get` throws) with an `AppError` of code `BACKEND_FAILURE` or `BACKEND_TIMEOUT`, within the
  *   store's configured time budget; a call never hangs.
  * - Safe for concurrent use. Bytes passed in are not modified; bytes returned must not be
  *   modified by the caller.
@@ -35,9 +38,9 @@ export interface PutManyOptions {
 export interface CacheStore {
   /** Short name used in metrics and logs (`memory`, `redis`). */
   readonly kind: string;
-  get(key: string): Promise<Buffer | undefined>;
+  get(key: string): MaybePromise<Buffer | undefined>;
   putMany(entries: readonly StoreEntry[], opts: PutManyOptions): Promise<boolean[]>;
   delete(keys: readonly string[]): Promise<void>;
-  /** Releases connections; later calls reject. */
+  /** Releases connections; later calls fail (an in-process `get` throws, the rest reject). */
   close(): Promise<void>;
 }

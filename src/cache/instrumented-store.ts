@@ -2,6 +2,7 @@ import { isAppError } from '../core/app-error.js';
 import { throttledLog } from '../core/log-throttle.js';
 import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
 import type { CacheStore } from './cache-store.js';
 
 /**
@@ -23,7 +24,7 @@ export const instrumentStore = (inner: CacheStore, opts: { metrics: Metrics; log
   const timers = { get: duration.with({ store, op: 'get' }), put: duration.with({ store, op: 'put' }), delete: duration.with({ store, op: 'delete' }) };
   const logFailure = throttledLog();
 
-  const timed = async <T>(op: 'get' | 'put' | 'delete', call: () => Promise<T>): Promise<T> => {
+  const timed = async <T>(op: 'get' | 'put' | 'delete', call: () => MaybePromise<T>): Promise<T> => {
     const start = performance.now();
     try {
       return await call();

@@ -3,7 +3,8 @@ import type { Analytics } from '../analytics/runner.js';
 import { AppError, ErrorCode } from '../core/app-error.js';
 import type { Clock } from '../core/clock.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { AccountResolver } from '../stored/account.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
+import type { Account, AccountResolver } from '../stored/account.js';
 import type { EventRequest } from './event-request.js';
 
 export interface EventServiceOptions {
@@ -39,33 +40,46 @@ export const createEventService = (opts: EventServiceOptions) => {
   const count = (type: 'win' | 'imp', result: Result): void => bound[type][result].inc();
 
   return {
-    async handle(req: EventRequest, ctx: EventContext): Promise<void> {
+    /** Done (or refused) directly when the account is known in process, else with a promise. */
+    handle(req: EventRequest, ctx: EventContext): MaybePromise<void> {
       if (!req.analytics) {
         count(req.type, 'not_recorded');
         return;
       }
-      let account;
+      let account: MaybePromise<Account>;
       try {
-        account = await opts.resolveAccount(req.account);
+        account = opts.resolveAccount(req.account);
       } catch (err) {
         count(req.type, 'account_unknown');
         throw err;
       }
-      if (!account.events.enabled) {
-        count(req.type, 'account_disabled');
-        throw new AppError(ErrorCode.UNAUTHORIZED, `Account '${req.account}' doesn't support events`);
-      }
-      // Optional fields are set only when present (no undefined keys in the written record).
-      const record: { -readonly [K in keyof EventRecord]: EventRecord[K] } = { kind: 'event', type: req.type, account: req.account, bidId: req.bidId, bidder: req.bidder, receivedAt: 0 };
-      if (req.auctionId !== undefined) record.auctionId = req.auctionId;
-      if (req.timestamp !== undefined) record.timestamp = req.timestamp;
-      if (req.integration !== undefined) record.integration = req.integration;
-      if (ctx.userAgent !== undefined) record.userAgent = ctx.userAgent;
-      record.receivedAt = opts.clock.now();
-      opts.analytics.logEvent(record);
-      count(req.type, 'recorded');
+      return account instanceof Promise
+        ? account.then(
+            (a) => recordEvent(req, ctx, a),
+            (err: unknown) => {
+              count(req.type, 'account_unknown');
+              throw err;
+            },
+          )
+        : recordEvent(req, ctx, account);
     },
   };
+
+  function recordEvent(req: EventRequest, ctx: EventContext, account: Account): void {
+    if (!account.events.enabled) {
+      count(req.type, 'account_disabled');
+      throw new AppError(ErrorCode.UNAUTHORIZED, `Account '${req.account}' doesn't support events`);
+    }
+    // Optional fields are set only when present (no undefined keys in the written record).
+    const entry: { -readonly [K in keyof EventRecord]: EventRecord[K] } = { kind: 'event', type: req.type, account: req.account, bidId: req.bidId, bidder: req.bidder, receivedAt: 0 };
+    if (req.auctionId !== undefined) entry.auctionId = req.auctionId;
+    if (req.timestamp !== undefined) entry.timestamp = req.timestamp;
+    if (req.integration !== undefined) entry.integration = req.integration;
+    if (ctx.userAgent !== undefined) entry.userAgent = ctx.userAgent;
+    entry.receivedAt = opts.clock.now();
+    opts.analytics.logEvent(entry);
+    count(req.type, 'recorded');
+  }
 };
 
 export type EventService = ReturnType<typeof createEventService>;

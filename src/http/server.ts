@@ -1,10 +1,15 @@
+import { createServer } from 'node:http';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isAppError } from '../core/app-error.js';
 import type { Logger } from '../core/logger.js';
-import type { BoundCounter, BoundHistogram, Metrics } from '../metrics/metrics.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { errorAnswer, loggableCause, TEXT_PLAIN } from './answer.js';
+import type { Answer, AnswerHandler } from './answer.js';
 import { registerCors } from './cors.js';
-import { STATUS_BY_CODE } from './error-status.js';
+import { createFastLane } from './fast-lane.js';
+import type { FastLane } from './fast-lane.js';
+import { createRequestMetrics } from './request-metrics.js';
+import type { RequestMetrics, RequestRecorder } from './request-metrics.js';
 
 export interface HttpServerOptions {
   readonly logger: Logger;
@@ -15,12 +20,25 @@ export interface HttpServerOptions {
   readonly keepAliveTimeoutMs: number;
 }
 
+/** The Fastify instance every route plugs into, and the fast lane in front of it. */
+export interface HttpServer {
+  readonly fastify: FastifyInstance;
+  /**
+   * Registers a GET route written as an {@link AnswerHandler}: with Fastify (HEAD, trailing
+   * slash, access logs, `inject`) and with the fast lane, which serves plain GETs without Fastify.
+   */
+  answerGet(path: string, handler: AnswerHandler): void;
+}
+
 /**
- * The Fastify instance every route plugs into: error handling (plain-text bodies, statuses from
- * `error-status.ts`), CORS for browser callers, request metrics and slow-request logs.
+ * The HTTP server: Fastify with error handling (plain-text bodies, statuses from
+ * `error-status.ts`), CORS for browser callers, request metrics and slow-request logs; and in
+ * front of it, on the same node:http server, the fast lane for the hottest GET routes.
  */
-export const createHttpServer = (opts: HttpServerOptions): FastifyInstance => {
-  const server = Fastify({
+export const createHttpServer = (opts: HttpServerOptions): HttpServer => {
+  const requestMetrics = createRequestMetrics(opts);
+  const lane = createFastLane({ logger: opts.logger, metrics: requestMetrics, enabled: !opts.accessLog });
+  const fastify = Fastify({
     loggerInstance: opts.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: !opts.accessLog }),
     requestIdHeader: false,
@@ -28,89 +46,81 @@ export const createHttpServer = (opts: HttpServerOptions): FastifyInstance => {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    serverFactory: (handler, options) => serverWithLane(lane, handler, options),
     // A pino child per request (for its reqId) costs a third of a bare server's throughput; only
     // access logs use it, so without them every request shares the root logger.
     ...(opts.accessLog ? {} : { childLoggerFactory: (logger: FastifyBaseLogger) => logger }),
   });
-
-  registerCors(server);
-
-  registerRequestMetrics(server, opts);
-  server.setErrorHandler((err: FastifyError, req, reply) => sendError(err, req, reply, opts.logger));
-  server.setNotFoundHandler((req, reply) => {
-    void reply.code(404).type('text/plain; charset=utf-8').send(`Not found: ${req.method} ${req.url.split('?')[0] ?? ''}`);
+  // Once closing has begun, Fastify answers every new request 503 (Connection: close).
+  fastify.addHook('preClose', (done) => {
+    lane.close();
+    done();
   });
+
+  registerCors(fastify);
+  registerRequestMetrics(fastify, requestMetrics);
+  fastify.setErrorHandler((err: FastifyError, req, reply) => sendError(err, req, reply, opts.logger));
+  fastify.setNotFoundHandler((req, reply) => {
+    void reply.code(404).type(TEXT_PLAIN).send(`Not found: ${req.method} ${req.url.split('?')[0] ?? ''}`);
+  });
+  return {
+    fastify,
+    answerGet: (path, handler) => {
+      fastify.get(path, async (req, reply) => sendAnswer(reply, await handler({ query: req.query as Record<string, unknown>, headers: req.headers })));
+      lane.get(path, handler);
+    },
+  };
+};
+
+/** The node:http server Fastify would create, with the lane asked first. */
+const serverWithLane = (lane: FastLane, handler: Parameters<typeof createServer>[1] & object, options: Record<string, unknown>) => {
+  const server = createServer((req, res) => {
+    if (!lane.serve(req, res)) handler(req, res);
+  });
+  // The settings Fastify applies to a server it creates itself.
+  server.keepAliveTimeout = options.keepAliveTimeout as number;
+  server.requestTimeout = options.requestTimeout as number;
+  server.setTimeout(options.connectionTimeout as number);
   return server;
+};
+
+export const sendAnswer = (reply: FastifyReply, answer: Answer): FastifyReply => {
+  void reply.code(answer.status);
+  if (answer.contentType !== undefined) void reply.type(answer.contentType);
+  return reply.send(answer.body);
 };
 
 /** Writes an error as `text/plain`; 5xx are logged, 4xx are the caller's business. */
 const sendError = (err: FastifyError, req: FastifyRequest, reply: FastifyReply, logger: Logger): void => {
-  let status: number;
-  let message: string;
-  if (isAppError(err)) {
-    status = STATUS_BY_CODE[err.code];
-    message = err.message;
-  } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    status = 413;
-    message = `Request body is larger than the limit of ${String(req.routeOptions.bodyLimit)} bytes.`;
+  let answer: Answer;
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    answer = { status: 413, contentType: TEXT_PLAIN, body: `Request body is larger than the limit of ${String(req.routeOptions.bodyLimit)} bytes.` };
   } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-    status = err.statusCode;
-    message = err.message;
+    // Fastify's own client errors (malformed headers, unsupported media type...).
+    answer = { status: err.statusCode, contentType: TEXT_PLAIN, body: err.message };
   } else {
-    status = 500;
-    message = 'Internal server error.';
+    answer = errorAnswer(err);
   }
-  if (status >= 500) {
-    logger.error({ err: isAppError(err) && err.cause !== undefined ? err.cause : err, method: req.method, route: req.routeOptions.url }, message);
-  }
-  void reply.code(status).type('text/plain; charset=utf-8').send(message);
+  if (answer.status >= 500) logger.error({ err: loggableCause(err), method: req.method, route: req.routeOptions.url }, String(answer.body));
+  void sendAnswer(reply, answer);
 };
 
-const registerRequestMetrics = (server: FastifyInstance, opts: HttpServerOptions): void => {
-  const requests = opts.metrics.counter({
-    name: 'openbid_http_requests_total',
-    help: 'HTTP requests by route, method and status.',
-    labelNames: ['route', 'method', 'status'],
-  });
-  const durations = opts.metrics.histogram({
-    name: 'openbid_http_request_duration_seconds',
-    help: 'HTTP request durations by route and method.',
-    labelNames: ['route', 'method'],
-  });
-  // Instruments are bound once per route and method (the route pattern, not the URL, so series
-  // stay bounded); a request then costs a lookup by numeric status, no label strings.
-  interface RouteMetrics {
-    readonly timer: BoundHistogram;
-    readonly byStatus: Map<number, BoundCounter>;
-    readonly route: string;
-    readonly method: string;
-  }
-  const bind = (route: string, method: string): RouteMetrics => ({ timer: durations.with({ route, method }), byStatus: new Map(), route, method });
-  const unmatched = new Map<string, RouteMetrics>();
+const registerRequestMetrics = (fastify: FastifyInstance, requestMetrics: RequestMetrics): void => {
   const METRICS = Symbol('openbid.route-metrics');
-  server.addHook('onRoute', (routeOptions) => {
+  const unmatched = new Map<string, RequestRecorder>();
+  fastify.addHook('onRoute', (routeOptions) => {
     const methods = Array.isArray(routeOptions.method) ? routeOptions.method : [routeOptions.method];
-    routeOptions.config = { ...routeOptions.config, [METRICS]: new Map(methods.map((m) => [m, bind(routeOptions.url, m)])) };
+    routeOptions.config = { ...routeOptions.config, [METRICS]: new Map(methods.map((m) => [m, requestMetrics.forRoute(routeOptions.url, m)])) };
   });
 
-  server.addHook('onResponse', (req, reply, done) => {
+  fastify.addHook('onResponse', (req, reply, done) => {
     const method = req.method;
-    const perMethod = (req.routeOptions.config as { [METRICS]?: Map<string, RouteMetrics> })[METRICS];
-    let m = perMethod?.get(method);
-    if (m === undefined) {
-      m = unmatched.get(method);
-      if (m === undefined) unmatched.set(method, (m = bind('unmatched', method)));
+    let record = (req.routeOptions.config as { [METRICS]?: Map<string, RequestRecorder> })[METRICS]?.get(method);
+    if (record === undefined) {
+      record = unmatched.get(method);
+      if (record === undefined) unmatched.set(method, (record = requestMetrics.forRoute('unmatched', method)));
     }
-    const status = reply.statusCode;
-    let counter = m.byStatus.get(status);
-    if (counter === undefined) m.byStatus.set(status, (counter = requests.with({ route: m.route, method, status: String(status) })));
-    const ms = reply.elapsedTime;
-    counter.inc();
-    m.timer.observe(ms / 1000);
-    const route = m.route;
-    if (opts.slowRequestMs > 0 && ms > opts.slowRequestMs) {
-      opts.logger.warn({ route, method, status, ms: Math.round(ms) }, 'slow request');
-    }
+    record(reply.statusCode, reply.elapsedTime);
     done();
   });
 };

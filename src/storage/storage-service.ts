@@ -2,6 +2,7 @@ import type { CacheStore } from '../cache/cache-store.js';
 import { STORAGE_KEY_PREFIX } from '../cache/reserved-keys.js';
 import { prefixedText } from '../cache/stored-value.js';
 import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { StorageEntry } from './storage-entry.js';
 
@@ -22,9 +23,10 @@ export interface StorageService {
   /**
    * The entry as the JSON text `{"key":…,"type":…,"value":…}`, ready to answer: entries are kept
    * in that form, so a read neither copies nor re-encodes. `NOT_FOUND` for an unknown application or
-   * a missing or expired entry.
+   * a missing or expired entry. Answers directly (and throws) when the store does, else with a
+   * promise (that rejects).
    */
-  readJson(application: string, key: string): Promise<Buffer>;
+  readJson(application: string, key: string): MaybePromise<Buffer>;
 }
 
 type Op = (typeof OPS)[number];
@@ -86,20 +88,31 @@ export const createStorageService = (opts: StorageServiceOptions): StorageServic
       }
       count(entry.application, 'write', 'ok');
     },
-    async readJson(application, key) {
+    readJson(application, key) {
       const store = storeFor(application, 'read');
-      let stored: Buffer | undefined;
+      let stored: MaybePromise<Buffer | undefined>;
       try {
-        stored = await store.get(storeKey(application, key));
+        stored = store.get(storeKey(application, key));
       } catch (err) {
         throw failed(application, 'read', err);
       }
-      if (stored === undefined || !isStoredEntry(stored)) {
-        count(application, 'read', 'not_found');
-        throw new AppError(ErrorCode.NOT_FOUND, `No entry for key '${key}' in application '${application}'.`);
-      }
-      count(application, 'read', 'ok');
-      return stored;
+      return stored instanceof Promise
+        ? stored.then(
+            (s) => entryOf(application, key, s),
+            (err: unknown) => {
+              throw failed(application, 'read', err);
+            },
+          )
+        : entryOf(application, key, stored);
     },
   };
+
+  function entryOf(application: string, key: string, stored: Buffer | undefined): Buffer {
+    if (stored === undefined || !isStoredEntry(stored)) {
+      count(application, 'read', 'not_found');
+      throw new AppError(ErrorCode.NOT_FOUND, `No entry for key '${key}' in application '${application}'.`);
+    }
+    count(application, 'read', 'ok');
+    return stored;
+  }
 };

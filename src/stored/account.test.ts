@@ -18,7 +18,7 @@ describe('account resolution', () => {
   it('gives an unknown account the defaults unless accounts are required', async () => {
     assert.deepEqual(await createAccountResolver({ fetcher, defaults, required: false })('stranger'), { id: 'stranger', events: { enabled: true } });
     await assert.rejects(
-      createAccountResolver({ fetcher, defaults, required: true })('stranger'),
+      async () => createAccountResolver({ fetcher, defaults, required: true })('stranger'),
       (err) => isAppError(err) && err.code === 'UNAUTHORIZED' && err.message === 'Unauthorized account id: stranger',
     );
     assert.equal((await createAccountResolver({ fetcher, defaults, required: true })('empty')).id, 'empty');

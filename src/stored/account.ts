@@ -1,4 +1,6 @@
 import { AppError, ErrorCode } from '../core/app-error.js';
+import { mapMaybe } from '../core/maybe-promise.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
 
 /** An account's effective settings: the configured defaults with the account's own on top. */
 export interface Account {
@@ -13,12 +15,13 @@ export type AccountSettings = { readonly [K in keyof Omit<Account, 'id'>]?: Part
  * Port: where accounts' own settings come from (configuration now; a database or an HTTP
  * service later).
  *
- * Contract: `fetch` resolves the settings of a known account, `undefined` for an unknown one; it
- * rejects with `BACKEND_FAILURE`/`BACKEND_TIMEOUT` only when the source itself fails. Safe for
- * concurrent use; implementations may cache.
+ * Contract: `fetch` gives the settings of a known account, `undefined` for an unknown one:
+ * directly when the source is in process (configuration), else with a promise. It fails (throws,
+ * or rejects) with `BACKEND_FAILURE`/`BACKEND_TIMEOUT` only when the source itself fails. Safe
+ * for concurrent use; implementations may cache.
  */
 export interface AccountFetcher {
-  fetch(id: string): Promise<AccountSettings | undefined>;
+  fetch(id: string): MaybePromise<AccountSettings | undefined>;
 }
 
 export interface AccountResolverOptions {
@@ -29,14 +32,17 @@ export interface AccountResolverOptions {
   readonly required: boolean;
 }
 
-/** Resolves an account id to its effective settings; `UNAUTHORIZED` for an unknown id when accounts are required. */
-export type AccountResolver = (id: string) => Promise<Account>;
+/**
+ * Resolves an account id to its effective settings; `UNAUTHORIZED` for an unknown id when accounts
+ * are required. Answers (and fails) directly when the fetcher does, else with a promise.
+ */
+export type AccountResolver = (id: string) => MaybePromise<Account>;
 
-export const createAccountResolver = (opts: AccountResolverOptions): AccountResolver => async (id) => {
-  const own = await opts.fetcher.fetch(id);
-  if (own === undefined && opts.required) throw new AppError(ErrorCode.UNAUTHORIZED, `Unauthorized account id: ${id}`);
-  return { id, ...mergeSettings(opts.defaults, own ?? {}) };
-};
+export const createAccountResolver = (opts: AccountResolverOptions): AccountResolver => (id) =>
+  mapMaybe(opts.fetcher.fetch(id), (own) => {
+    if (own === undefined && opts.required) throw new AppError(ErrorCode.UNAUTHORIZED, `Unauthorized account id: ${id}`);
+    return { id, ...mergeSettings(opts.defaults, own ?? {}) };
+  });
 
 /** Deep merge: objects key by key, anything else (including arrays) replaced; undefined keeps the default. */
 export const mergeSettings = <T>(defaults: T, own: unknown): T => {

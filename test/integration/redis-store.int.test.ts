@@ -55,7 +55,7 @@ describe('redis store on a single node', () => {
     try {
       const started = Date.now();
       await assert.rejects(store.putMany([entry(key, 'late')], { createOnly: true }), isBackendError('BACKEND_TIMEOUT'));
-      await assert.rejects(store.get(key), isBackendError('BACKEND_TIMEOUT'));
+      await assert.rejects(async () => store.get(key), isBackendError('BACKEND_TIMEOUT'));
       const elapsed = Date.now() - started;
       assert.ok(elapsed < 2 * TIMEOUT_MS + 200, `two calls took ${elapsed} ms`);
     } finally {
@@ -89,7 +89,7 @@ describe('redis store across a restart', () => {
     const { store } = await openStore({ url: redis.url });
     await redis.stop({ hard: true });
     const started = Date.now();
-    await assert.rejects(store.get('any'), (err) => isAppError(err) && err.code.startsWith('BACKEND_'));
+    await assert.rejects(async () => store.get('any'), (err) => isAppError(err) && err.code.startsWith('BACKEND_'));
     assert.ok(Date.now() - started <= TIMEOUT_MS + 100, 'a call on a dead Redis must not wait past its deadline');
 
     const again = await startRedis({ port: redis.port });
@@ -118,7 +118,7 @@ describe('redis store with a password', () => {
       const unauthenticated = createRedisStore({ client, timeoutMs: TIMEOUT_MS, ownsClient: true });
       try {
         await client.waitUntilReady(1000);
-        await assert.rejects(unauthenticated.get(key), (err) => isAppError(err) && err.code === 'BACKEND_FAILURE' && /NOAUTH/.test(err.message));
+        await assert.rejects(async () => unauthenticated.get(key), (err) => isAppError(err) && err.code === 'BACKEND_FAILURE' && /NOAUTH/.test(err.message));
       } finally {
         await unauthenticated.close();
       }

@@ -92,12 +92,13 @@ describe('openbid server process', () => {
     let received = '';
     socket.on('data', (d: Buffer) => (received += d.toString()));
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    // Headers and half the body now; SIGTERM; then the rest, followed by a pipelined /status.
+    // Headers and half the body now; SIGTERM; then the rest, followed by a pipelined GET /cache
+    // (a fast-lane route: the lane must leave it to Fastify's 503 once draining has begun).
     socket.write(`POST /cache HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`);
     await new Promise((r) => setTimeout(r, 200));
     server.proc.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 300));
-    socket.write(`${body.slice(20)}GET /status HTTP/1.1\r\nHost: x\r\n\r\n`);
+    socket.write(`${body.slice(20)}GET /cache?uuid=00000000-0000-4000-8000-000000000001 HTTP/1.1\r\nHost: x\r\n\r\n`);
     const code = await server.exited;
     await new Promise((r) => setTimeout(r, 50));
     socket.destroy();

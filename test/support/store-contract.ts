@@ -93,7 +93,7 @@ export const cacheStoreContract = (name: string, make: () => Promise<StoreUnderT
       const keys = Array.from({ length: 200 }, (_, i) => key(`many${i}`));
       const results = await Promise.all(keys.map((k, i) => store.putMany([entry(k, `v${i}`)], { createOnly: true })));
       assert.ok(results.every((r) => r[0] === true));
-      const values = await Promise.all(keys.map((k) => store.get(k)));
+      const values = await Promise.all(keys.map(async (k) => store.get(k)));
       values.forEach((v, i) => assert.equal(v?.toString(), `v${i}`));
     });
 
@@ -119,7 +119,7 @@ export const cacheStoreContract = (name: string, make: () => Promise<StoreUnderT
     it('rejects with a backend AppError once closed', async () => {
       const own = await make();
       await own.store.close();
-      await assert.rejects(own.store.get(key('closed')), (err) => isAppError(err) && err.code.startsWith('BACKEND_'));
+      await assert.rejects(async () => own.store.get(key('closed')), (err) => isAppError(err) && err.code.startsWith('BACKEND_'));
       await own.cleanup();
     });
   });

@@ -1,7 +1,9 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { CachedValue, CacheService } from '../../cache/cache-service.js';
 import { CONTENT_TYPES } from '../../cache/stored-value.js';
+import { mapMaybe } from '../../core/maybe-promise.js';
+import type { Answer } from '../answer.js';
 import { acceptAnyBodyAsText, firstParam } from '../raw-body.js';
+import type { HttpServer } from '../server.js';
 
 export interface CacheRoutesOptions {
   readonly cache: CacheService;
@@ -9,21 +11,17 @@ export interface CacheRoutesOptions {
 }
 
 /** `POST /cache` and `GET /cache?uuid=`. */
-export const cacheRoutes = (server: FastifyInstance, opts: CacheRoutesOptions): void => {
-  void server.register((scope, _o, done) => {
+export const cacheRoutes = (server: HttpServer, opts: CacheRoutesOptions): void => {
+  void server.fastify.register((scope, _o, done) => {
     acceptAnyBodyAsText(scope);
 
     scope.post('/cache', { bodyLimit: opts.maxBodyBytes }, async (req, reply) => {
       const uuids = await opts.cache.putRequest(typeof req.body === 'string' ? req.body : '');
       return reply.type('application/json').send(putResponseBody(uuids));
     });
-
-    scope.get('/cache', async (req, reply) => {
-      const value = await opts.cache.get(firstParam((req.query as Record<string, unknown>).uuid));
-      return sendCachedValue(reply, value);
-    });
     done();
   });
+  server.answerGet('/cache', ({ query }) => mapMaybe(opts.cache.get(firstParam(query.uuid)), cachedValueAnswer));
 };
 
 export const putResponseBody = (uuids: readonly string[]): string => {
@@ -32,9 +30,5 @@ export const putResponseBody = (uuids: readonly string[]): string => {
   return `${body}]}`;
 };
 
-/**
- * Sends a cached value's bytes with exactly `application/xml` or `application/json`, as Prebid
- * Cache does (Fastify adds no charset to a Buffer body).
- */
-export const sendCachedValue = (reply: FastifyReply, value: CachedValue): FastifyReply =>
-  reply.type(CONTENT_TYPES[value.type]).send(value.body);
+/** A cached value's bytes with exactly `application/xml` or `application/json`, as Prebid Cache answers. */
+export const cachedValueAnswer = (value: CachedValue): Answer => ({ status: 200, contentType: CONTENT_TYPES[value.type], body: value.body });

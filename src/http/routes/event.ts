@@ -1,15 +1,19 @@
-import type { FastifyInstance } from 'fastify';
+import { mapMaybe } from '../../core/maybe-promise.js';
 import { parseEventQuery } from '../../events/event-request.js';
 import type { EventService } from '../../events/event-service.js';
 import { TRANSPARENT_PIXEL_PNG } from '../../events/pixel.js';
+import type { Answer } from '../answer.js';
+import type { HttpServer } from '../server.js';
+
+const BLANK: Answer = { status: 200 };
+const PIXEL: Answer = { status: 200, contentType: 'image/png', body: TRANSPARENT_PIXEL_PNG };
 
 /** `GET /event`: a win or impression notification; answers a blank 200 or (`f=i`) a 1×1 PNG. */
-export const eventRoutes = (server: FastifyInstance, opts: { events: EventService }): void => {
-  server.get('/event', async (req, reply) => {
-    const event = parseEventQuery(req.query as Record<string, unknown>);
-    const userAgent = req.headers['user-agent'];
-    await opts.events.handle(event, userAgent === undefined ? {} : { userAgent });
-    if (event.format === 'image') return reply.type('image/png').send(TRANSPARENT_PIXEL_PNG);
-    return reply.code(200).send();
+export const eventRoutes = (server: HttpServer, opts: { events: EventService }): void => {
+  server.answerGet('/event', ({ query, headers }) => {
+    const event = parseEventQuery(query);
+    const userAgent = headers['user-agent'];
+    const answer = event.format === 'image' ? PIXEL : BLANK;
+    return mapMaybe(opts.events.handle(event, userAgent === undefined ? {} : { userAgent }), () => answer);
   });
 };

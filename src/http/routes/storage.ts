@@ -1,10 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { AppError, ErrorCode } from '../../core/app-error.js';
+import { mapMaybe } from '../../core/maybe-promise.js';
 import { API_KEY_HEADER, LEGACY_API_KEY_HEADER, createApiKeyCheck } from '../../storage/api-key.js';
 import { parseStorageEntry } from '../../storage/storage-entry.js';
 import type { StorageLimits } from '../../storage/storage-entry.js';
 import type { StorageService } from '../../storage/storage-service.js';
+import type { Answer } from '../answer.js';
 import { acceptAnyBodyAsText, firstParam } from '../raw-body.js';
+import type { HttpServer } from '../server.js';
+
+const entryAnswer = (json: Buffer): Answer => ({ status: 200, contentType: 'application/json; charset=utf-8', body: json });
 
 export interface StorageRoutesOptions {
   readonly storage: StorageService;
@@ -16,24 +21,24 @@ export interface StorageRoutesOptions {
   readonly readPublic: boolean;
 }
 
-const providedKey = (req: FastifyRequest): string | undefined => {
-  const h = req.headers[API_KEY_HEADER] ?? req.headers[LEGACY_API_KEY_HEADER];
+const providedKey = (headers: IncomingHttpHeaders): string | undefined => {
+  const h = headers[API_KEY_HEADER] ?? headers[LEGACY_API_KEY_HEADER];
   return Array.isArray(h) ? h[0] : h;
 };
 
 /** `POST {path}` writes an entry (204); `GET {path}?application=&key=` (or `a=`, `k=`) reads one. */
-export const storageRoutes = (server: FastifyInstance, opts: StorageRoutesOptions): void => {
+export const storageRoutes = (server: HttpServer, opts: StorageRoutesOptions): void => {
   // A value of max_value_bytes may be escaped in JSON (quotes, control characters), so the body
   // may be a few times larger; beyond this the body is refused with 413 before it is read whole.
   const bodyLimit = opts.limits.maxValueBytes * 6 + 64 * 1024;
   const checkApiKey = createApiKeyCheck(opts.apiKey);
 
-  void server.register((scope, _o, done) => {
+  void server.fastify.register((scope, _o, done) => {
     acceptAnyBodyAsText(scope);
     // The key is checked before the body is parsed: callers without it get nothing parsed.
     scope.addHook('preParsing', (req, _reply, payload, next) => {
       try {
-        checkApiKey(providedKey(req));
+        checkApiKey(providedKey(req.headers));
       } catch (err) {
         return next(err as Error);
       }
@@ -47,9 +52,8 @@ export const storageRoutes = (server: FastifyInstance, opts: StorageRoutesOption
     done();
   });
 
-  server.get(opts.path, async (req, reply) => {
-    if (!opts.readPublic) checkApiKey(providedKey(req));
-    const query = req.query as Record<string, unknown>;
+  server.answerGet(opts.path, ({ query, headers }) => {
+    if (!opts.readPublic) checkApiKey(providedKey(headers));
     const application = firstParam(query.application) ?? firstParam(query.a);
     const key = firstParam(query.key) ?? firstParam(query.k);
     const problems = [
@@ -57,6 +61,6 @@ export const storageRoutes = (server: FastifyInstance, opts: StorageRoutesOption
       ...(key ? [] : ['Missing required parameter key (or k).']),
     ];
     if (problems.length > 0) throw new AppError(ErrorCode.BAD_REQUEST, problems.join('\n'));
-    return reply.type('application/json; charset=utf-8').send(await opts.storage.readJson(application as string, key as string));
+    return mapMaybe(opts.storage.readJson(application as string, key as string), entryAnswer);
   });
 };

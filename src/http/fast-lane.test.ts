@@ -1,0 +1,175 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { request } from 'undici';
+import { AppError, ErrorCode } from '../core/app-error.js';
+import type { Logger } from '../core/logger.js';
+import { createPrometheusMetrics } from '../metrics/prometheus.js';
+import type { AnswerRequest } from './answer.js';
+import { createFastLane } from './fast-lane.js';
+import type { FastLane } from './fast-lane.js';
+import { createRequestMetrics } from './request-metrics.js';
+
+/** A logger that keeps what it is given, to check what the lane logs. */
+const recordingLogger = (): Logger & { entries: { level: string; obj: unknown; msg: string | undefined }[] } => {
+  const entries: { level: string; obj: unknown; msg: string | undefined }[] = [];
+  const at =
+    (level: string) =>
+    (obj: unknown, msg?: string): void => {
+      entries.push({ level, obj, msg });
+    };
+  const logger = { entries, fatal: at('fatal'), error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug'), trace: at('trace'), child: () => logger };
+  return logger;
+};
+
+const FALLBACK_STATUS = 299;
+
+describe('fast lane', () => {
+  let server: Server;
+  let base: string;
+  let lane: FastLane;
+  let logger: ReturnType<typeof recordingLogger>;
+  let metrics: ReturnType<typeof createPrometheusMetrics>;
+  let seen: AnswerRequest[];
+  let enabled = true;
+
+  const build = (): void => {
+    logger = recordingLogger();
+    metrics = createPrometheusMetrics({ processMetrics: false });
+    seen = [];
+    lane = createFastLane({ logger, metrics: createRequestMetrics({ metrics, logger, slowRequestMs: 10 }), enabled });
+    lane.get('/value', (req) => {
+      seen.push(req);
+      return { status: 200, contentType: 'application/xml', body: Buffer.from('<VAST/>') };
+    });
+    lane.get('/text', async () => ({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'héllo' }));
+    lane.get('/empty', () => ({ status: 200 }));
+    lane.get('/missing', () => {
+      throw new AppError(ErrorCode.NOT_FOUND, 'GET /missing: Key not found');
+    });
+    lane.get('/slow-backend', async () => {
+      throw new AppError(ErrorCode.BACKEND_TIMEOUT, 'Backend timed out.', { cause: new Error('redis took too long') });
+    });
+    lane.get('/bug', () => {
+      throw new TypeError('undefined is not a function');
+    });
+    lane.get('/slow', () => new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 30)));
+  };
+
+  before(async () => {
+    server = createServer((req, res) => {
+      if (lane.serve(req, res)) return;
+      res.writeHead(FALLBACK_STATUS, { 'content-type': 'text/plain' }).end('fallback');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  beforeEach(() => {
+    enabled = true;
+    build();
+  });
+
+  it('answers a GET on a lane path with the answer headers of every route', async () => {
+    const res = await request(`${base}/value?uuid=a&uuid=b&x=%20y+z`);
+    assert.equal(res.statusCode, 200);
+    assert.equal(await res.body.text(), '<VAST/>');
+    assert.equal(res.headers['content-type'], 'application/xml');
+    assert.equal(res.headers['content-length'], '7');
+    assert.equal(res.headers['cache-control'], 'no-cache');
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.equal(res.headers.vary, 'Origin');
+    assert.equal(res.headers['access-control-allow-origin'], undefined);
+    // Parsed as Fastify parses it: repeated parameters as an array, `+` and %20 as spaces.
+    assert.deepEqual({ ...seen[0]?.query }, { uuid: ['a', 'b'], x: ' y z' });
+  });
+
+  it('echoes the Origin with credentials allowed', async () => {
+    const res = await request(`${base}/value`, { headers: { origin: 'https://pub.example' } });
+    await res.body.dump();
+    assert.equal(res.headers['access-control-allow-origin'], 'https://pub.example');
+    assert.equal(res.headers['access-control-allow-credentials'], 'true');
+    assert.deepEqual({ ...seen[0]?.query }, {});
+  });
+
+  it('counts string bodies in bytes and sends an empty body with no type', async () => {
+    const text = await request(`${base}/text`);
+    assert.equal(await text.body.text(), 'héllo');
+    assert.equal(text.headers['content-length'], '6');
+    const empty = await request(`${base}/empty`);
+    assert.equal(await empty.body.text(), '');
+    assert.equal(empty.statusCode, 200);
+    assert.equal(empty.headers['content-length'], '0');
+    assert.equal(empty.headers['content-type'], undefined);
+  });
+
+  it('leaves every other request to the server behind it', async () => {
+    for (const [method, path] of [
+      ['POST', '/value'],
+      ['HEAD', '/value'],
+      ['OPTIONS', '/value'],
+      ['GET', '/value/'],
+      ['GET', '/%76alue'],
+      ['GET', '/values'],
+      ['GET', '/'],
+    ] as const) {
+      const res = await request(`${base}${path}`, { method });
+      await res.body.dump();
+      assert.equal(res.statusCode, FALLBACK_STATUS, `${method} ${path}`);
+    }
+    assert.equal(seen.length, 0);
+  });
+
+  it('turned off, or once closed, passes everything on', async () => {
+    lane.close();
+    const closed = await request(`${base}/value`);
+    await closed.body.dump();
+    assert.equal(closed.statusCode, FALLBACK_STATUS);
+    enabled = false;
+    build();
+    const off = await request(`${base}/value`);
+    await off.body.dump();
+    assert.equal(off.statusCode, FALLBACK_STATUS);
+  });
+
+  it('answers domain errors as plain text with their status, logging only 5xx with the cause', async () => {
+    const missing = await request(`${base}/missing`, { headers: { origin: 'https://pub.example' } });
+    assert.equal(missing.statusCode, 404);
+    assert.equal(await missing.body.text(), 'GET /missing: Key not found');
+    assert.equal(missing.headers['content-type'], 'text/plain; charset=utf-8');
+    assert.equal(missing.headers['access-control-allow-origin'], 'https://pub.example');
+    assert.equal(missing.headers['cache-control'], 'no-cache');
+    assert.equal(logger.entries.filter((e) => e.level === 'error').length, 0);
+
+    const timeout = await request(`${base}/slow-backend`);
+    assert.equal(timeout.statusCode, 504);
+    assert.equal(await timeout.body.text(), 'Backend timed out.');
+    const logged = logger.entries.find((e) => e.level === 'error');
+    assert.equal(logged?.msg, 'Backend timed out.');
+    assert.equal(((logged?.obj as { err: Error }).err).message, 'redis took too long');
+    assert.equal((logged?.obj as { route: string }).route, '/slow-backend');
+  });
+
+  it('answers any other exception 500 without its details, and logs it', async () => {
+    const res = await request(`${base}/bug`);
+    assert.equal(res.statusCode, 500);
+    assert.equal(await res.body.text(), 'Internal server error.');
+    assert.match(String((logger.entries.find((e) => e.level === 'error')?.obj as { err: Error }).err), /undefined is not a function/);
+  });
+
+  it('feeds the request metrics by route, method and status, and warns of slow requests', async () => {
+    for (const path of ['/value', '/value', '/missing', '/slow']) await (await request(`${base}${path}`)).body.dump();
+    const { body } = await metrics.render();
+    assert.match(body, /openbid_http_requests_total\{route="\/value",method="GET",status="200"\} 2/);
+    assert.match(body, /openbid_http_requests_total\{route="\/missing",method="GET",status="404"\} 1/);
+    assert.match(body, /openbid_http_request_duration_seconds_count\{route="\/value",method="GET"\} 2/);
+    const slow = logger.entries.filter((e) => e.msg === 'slow request');
+    assert.equal(slow.length, 1);
+    assert.equal((slow[0]?.obj as { route: string }).route, '/slow');
+  });
+});

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { request } from 'undici';
+import { buildTestApp } from '../support/app.js';
+import type { TestApp } from '../support/app.js';
+
+// Headers that differ by transport, not by route: Node's connection management and the clock.
+const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+const routeHeaders = (headers: Record<string, unknown>): Record<string, string> => {
+  const kept: [string, string][] = Object.entries(headers)
+    .filter(([name]) => !TRANSPORT_HEADERS.has(name))
+    .map(([name, value]) => [name, String(value)]);
+  return Object.fromEntries(kept.sort(([a], [b]) => a.localeCompare(b)));
+};
+
+/**
+ * The fast lane answers GET /cache, /storage, /event and /vtrack without Fastify, which keeps
+ * serving the same paths for HEAD, trailing slashes and access logs, and `inject` in tests. Each
+ * request below is sent both ways and must get the same status, headers and bytes.
+ */
+describe('fast lane and Fastify answer alike', () => {
+  let app: TestApp;
+  let base: string;
+  let stored: { xml: string; json: string };
+
+  before(async () => {
+    app = await buildTestApp({
+      api: { 'api-key': 'k3y' },
+      storage: { memory: { optable: {} } },
+      accounts: { by_id: { quiet: { events: { enabled: false } } } },
+    });
+    base = await app.server.listen({ host: '127.0.0.1', port: 0 });
+    const put = await request(`${base}/cache`, {
+      method: 'POST',
+      body: JSON.stringify({ puts: [{ type: 'xml', value: '<VAST version="3.0"></VAST>' }, { type: 'json', value: { a: [1, 2] } }] }),
+    });
+    const [xml, json] = ((await put.body.json()) as { responses: { uuid: string }[] }).responses.map((r) => r.uuid);
+    stored = { xml: xml ?? '', json: json ?? '' };
+    const write = await request(`${base}/storage`, {
+      method: 'POST',
+      headers: { 'x-svc-api-key': 'k3y' },
+      body: JSON.stringify({ application: 'optable', key: 'seg', type: 'json', value: '{"s":[1]}' }),
+    });
+    assert.equal(write.statusCode, 204);
+  });
+  after(() => app.close());
+
+  const cases = (): [string, Record<string, string>][] => [
+    [`/cache?uuid=${stored.xml}`, {}],
+    [`/cache?uuid=${stored.json}`, { origin: 'https://pub.example' }],
+    [`/cache?uuid=${stored.xml}&uuid=other`, {}],
+    ['/cache?uuid=00000000-0000-4000-8000-00000000ffff', {}],
+    ['/cache', { origin: 'https://pub.example' }],
+    ['/cache?uuid=', {}],
+    [`/vtrack?a=acct?uuid=${stored.xml}`, {}],
+    ['/vtrack?a=acct', {}],
+    ['/storage?application=optable&key=seg', { 'x-svc-api-key': 'k3y' }],
+    ['/storage?a=optable&k=seg', { 'x-svc-api-key': 'k3y', origin: 'https://pub.example' }],
+    ['/storage?application=optable&key=none', { 'x-svc-api-key': 'k3y' }],
+    ['/storage?application=other&key=seg', { 'x-svc-api-key': 'k3y' }],
+    ['/storage?application=optable', { 'x-svc-api-key': 'k3y' }],
+    ['/storage?application=optable&key=seg', { 'x-svc-api-key': 'K3Y' }],
+    ['/storage?application=optable&key=seg', {}],
+    ['/event?t=win&b=bid1&a=acct&bidder=rubicon', { 'user-agent': 'parity' }],
+    ['/event?t=imp&b=bid1&a=acct&bidder=rubicon&f=i&ts=1700000000000', {}],
+    ['/event?t=imp&b=bid1&a=acct&bidder=rubicon&x=0', {}],
+    ['/event?t=won&a=acct&f=q&ts=soon', {}],
+    ['/event?t=win&b=bid1&a=quiet&bidder=rubicon', { origin: 'https://pub.example' }],
+  ];
+
+  it('for every answer of the lane routes, errors included', async () => {
+    for (const [url, headers] of cases()) {
+      const viaLane = await request(`${base}${url}`, { headers });
+      const laneBody = Buffer.from(await viaLane.body.arrayBuffer());
+      const viaFastify = await app.server.inject({ method: 'GET', url, headers });
+      assert.equal(viaLane.statusCode, viaFastify.statusCode, `${url}: status`);
+      assert.deepEqual(routeHeaders(viaLane.headers), routeHeaders(viaFastify.headers), `${url}: headers`);
+      assert.ok(laneBody.equals(viaFastify.rawPayload), `${url}: body ${laneBody.toString()} vs ${viaFastify.body}`);
+    }
+  });
+
+  it('with both feeding the same request metrics', async () => {
+    const count = async (): Promise<number> => {
+      const text = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;
+      return Number(/openbid_http_requests_total\{route="\/cache",method="GET",status="404"\} (\d+)/.exec(text)?.[1] ?? 0);
+    };
+    const before = await count();
+    await (await request(`${base}/cache?uuid=00000000-0000-4000-8000-00000000fffe`)).body.dump();
+    await app.server.inject({ method: 'GET', url: '/cache?uuid=00000000-0000-4000-8000-00000000fffe' });
+    assert.equal(await count(), before + 2);
+  });
+});
