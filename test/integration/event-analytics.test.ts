@@ -36,12 +36,15 @@ describe('/event to analytics', () => {
       ];
       await waitFor('http delivery', async () => collector.received.flat().length === 2, 5000);
       assert.deepEqual(collector.received.flat(), expected);
+      // The module counts a batch once the collector's answer is back, a moment after it arrived.
+      const written = 'openbid_analytics_records_total{module="http",result="written"} 2';
+      await waitFor('http delivery counted', async () => (await app.server.inject({ method: 'GET', url: '/metrics' })).body.includes(written), 5000);
       const metrics = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;
       for (const line of [
         'openbid_events_total{type="win",result="recorded"} 1',
         'openbid_events_total{type="imp",result="recorded"} 1',
         'openbid_events_total{type="imp",result="not_recorded"} 1',
-        'openbid_analytics_records_total{module="http",result="written"} 2',
+        written,
       ]) {
         assert.ok(metrics.includes(line), `missing ${line}`);
       }
