@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isAppError } from '../core/app-error.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
 import { STATUS_BY_CODE } from './error-status.js';
 
 /**
@@ -24,7 +25,7 @@ export interface AnswerRequest {
  * A GET route as a function of the request. It may throw (or reject with) an `AppError`, which
  * becomes a plain-text error answer with the status of `error-status.ts`; any other error is a 500.
  */
-export type AnswerHandler = (req: AnswerRequest) => Answer | Promise<Answer>;
+export type AnswerHandler = (req: AnswerRequest) => MaybePromise<Answer>;
 
 export const TEXT_PLAIN = 'text/plain; charset=utf-8';
 

@@ -4,7 +4,7 @@ import { parse as parseQuery } from 'fast-querystring';
 import type { Logger } from '../core/logger.js';
 import { errorAnswer, loggableCause } from './answer.js';
 import type { Answer, AnswerHandler, AnswerRequest } from './answer.js';
-import { ANSWER_HEADERS, originHeaders } from './cors.js';
+import { ALLOW_CREDENTIALS, ALLOW_ORIGIN, ANSWER_HEADERS } from './cors.js';
 import type { RequestMetrics, RequestRecorder } from './request-metrics.js';
 
 /**
@@ -43,16 +43,17 @@ interface LaneRoute {
 }
 
 const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
+// The headers every answer starts with, flattened once as `writeHead` takes them.
+const BASE_HEADERS: readonly string[] = ANSWER_HEADERS.flat();
 
 export const createFastLane = (opts: FastLaneOptions): FastLane => {
   const routes = new Map<string, LaneRoute>();
   let open = opts.enabled;
 
   const write = (req: IncomingMessage, res: ServerResponse, route: LaneRoute, answer: Answer, started: number): void => {
-    const headers: string[] = [];
-    for (const [name, value] of ANSWER_HEADERS) headers.push(name, value);
+    const headers = BASE_HEADERS.slice();
     const origin = req.headers.origin;
-    if (origin !== undefined) for (const [name, value] of originHeaders(origin)) headers.push(name, value);
+    if (origin !== undefined) headers.push(ALLOW_ORIGIN, origin, ...ALLOW_CREDENTIALS);
     const body = answer.body;
     if (answer.contentType !== undefined) headers.push('content-type', answer.contentType);
     headers.push('content-length', String(body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length));
