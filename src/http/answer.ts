@@ -21,11 +21,19 @@ export interface AnswerRequest {
   readonly headers: IncomingHttpHeaders;
 }
 
+/** A request with a body: the body decoded as UTF-8 text whatever its Content-Type ('' when empty). */
+export interface BodyAnswerRequest extends AnswerRequest {
+  readonly body: string;
+}
+
 /**
  * A GET route as a function of the request. It may throw (or reject with) an `AppError`, which
  * becomes a plain-text error answer with the status of `error-status.ts`; any other error is a 500.
  */
 export type AnswerHandler = (req: AnswerRequest) => MaybePromise<Answer>;
+
+/** A POST route as a function of the request and its body; errors as for {@link AnswerHandler}. */
+export type BodyAnswerHandler = (req: BodyAnswerRequest) => MaybePromise<Answer>;
 
 export const TEXT_PLAIN = 'text/plain; charset=utf-8';
 

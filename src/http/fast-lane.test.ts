@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
+import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { request } from 'undici';
 import { AppError, ErrorCode } from '../core/app-error.js';
 import type { Logger } from '../core/logger.js';
 import { createPrometheusMetrics } from '../metrics/prometheus.js';
-import type { AnswerRequest } from './answer.js';
+import type { AnswerRequest, BodyAnswerRequest } from './answer.js';
 import { createFastLane } from './fast-lane.js';
 import type { FastLane } from './fast-lane.js';
 import { createRequestMetrics } from './request-metrics.js';
@@ -25,6 +28,7 @@ const recordingLogger = (): Logger & { entries: { level: string; obj: unknown; m
 };
 
 const FALLBACK_STATUS = 299;
+const POST_LIMIT = 64;
 
 describe('fast lane', () => {
   let server: Server;
@@ -33,12 +37,14 @@ describe('fast lane', () => {
   let logger: ReturnType<typeof recordingLogger>;
   let metrics: ReturnType<typeof createPrometheusMetrics>;
   let seen: AnswerRequest[];
+  let posted: BodyAnswerRequest[];
   let enabled = true;
 
   const build = (): void => {
     logger = recordingLogger();
     metrics = createPrometheusMetrics({ processMetrics: false });
     seen = [];
+    posted = [];
     lane = createFastLane({ logger, metrics: createRequestMetrics({ metrics, logger, slowRequestMs: 10 }), enabled });
     lane.get('/value', (req) => {
       seen.push(req);
@@ -56,6 +62,11 @@ describe('fast lane', () => {
       throw new TypeError('undefined is not a function');
     });
     lane.get('/slow', () => new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 30)));
+    lane.post('/write', POST_LIMIT, async (req) => {
+      posted.push(req);
+      if (req.body === 'bad') throw new AppError(ErrorCode.BAD_REQUEST, 'Bad body.');
+      return { status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ got: req.body }) };
+    });
   };
 
   before(async () => {
@@ -171,5 +182,86 @@ describe('fast lane', () => {
     const slow = logger.entries.filter((e) => e.msg === 'slow request');
     assert.equal(slow.length, 1);
     assert.equal((slow[0]?.obj as { route: string }).route, '/slow');
+  });
+
+  describe('POST', () => {
+    const post = (body: string | string[], headers: Record<string, string> = { 'content-type': 'application/json' }, path = '/write') =>
+      request(`${base}${path}`, { method: 'POST', headers, body: Array.isArray(body) ? Readable.from(body.map((c) => Buffer.from(c))) : body });
+
+    it('reads the body as UTF-8 text and answers, with the query parsed and the same headers as GET', async () => {
+      const res = await post('{"v":"é"}', { 'content-type': 'text/plain;charset=UTF-8', 'content-length': '10', origin: 'https://pub.example' }, '/write?a=acct&a=other');
+      assert.equal(res.statusCode, 200);
+      assert.equal(await res.body.text(), '{"got":"{\\"v\\":\\"é\\"}"}');
+      assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+      assert.equal(res.headers['access-control-allow-origin'], 'https://pub.example');
+      assert.equal(res.headers['cache-control'], 'no-cache');
+      assert.equal(posted.length, 1);
+      assert.deepEqual({ ...posted[0]?.query }, { a: ['acct', 'other'] });
+    });
+
+    it('decodes a character split across chunks whole', async () => {
+      // 'é' is two bytes; they are sent 20 ms apart, so the server reads them in two chunks.
+      const bytes = Buffer.from('"xé"');
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      await once(socket, 'connect');
+      socket.write(`POST /write HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`);
+      socket.write(bytes.subarray(0, 3));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      socket.end(bytes.subarray(3));
+      const answer = (await socket.toArray()).map(String).join('');
+      assert.match(answer, /^HTTP\/1.1 200 /);
+      assert.equal(posted[0]?.body, '"xé"');
+    });
+
+    it('takes an empty body without a Content-Type', async () => {
+      const res = await post('', { 'content-length': '0' });
+      await res.body.dump();
+      assert.equal(res.statusCode, 200);
+      assert.equal(posted[0]?.body, '');
+    });
+
+    it('answers errors of the handler as for GET', async () => {
+      const res = await post('bad');
+      assert.equal(res.statusCode, 400);
+      assert.equal(await res.body.text(), 'Bad body.');
+      const { body } = await metrics.render();
+      assert.match(body, /openbid_http_requests_total\{route="\/write",method="POST",status="400"\} 1/);
+    });
+
+    it('leaves to the server behind it what Fastify must judge: framing, size and content type', async () => {
+      for (const [label, body, headers] of [
+        ['chunked', ['{"a":', '1}'], { 'content-type': 'application/json' }],
+        ['over the limit', 'x'.repeat(POST_LIMIT + 1), { 'content-type': 'application/json' }],
+        ['another content type', '{}', { 'content-type': 'application/x-www-form-urlencoded' }],
+        ['a malformed content type', '{}', { 'content-type': 'application/json; charset' }],
+        ['a body without a content type', '{}', {}],
+      ] as const) {
+        const res = await post(body as string | string[], headers);
+        await res.body.dump();
+        assert.equal(res.statusCode, FALLBACK_STATUS, label);
+      }
+      assert.equal(posted.length, 0);
+    });
+
+    it('takes a body of exactly the limit', async () => {
+      const res = await post('x'.repeat(POST_LIMIT));
+      await res.body.dump();
+      assert.equal(res.statusCode, 200);
+      assert.equal(posted[0]?.body.length, POST_LIMIT);
+    });
+
+    it('drops an upload the client abandons, without answering or calling the handler', async () => {
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      await once(socket, 'connect');
+      socket.write('POST /write HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"half":');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(posted.length, 0);
+      // The server still answers the next request.
+      const res = await post('{}');
+      await res.body.dump();
+      assert.equal(res.statusCode, 200);
+    });
   });
 });

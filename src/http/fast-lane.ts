@@ -2,27 +2,35 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parse as parseQuery } from 'fast-querystring';
 import type { Logger } from '../core/logger.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
 import { errorAnswer, loggableCause } from './answer.js';
-import type { Answer, AnswerHandler, AnswerRequest } from './answer.js';
+import type { Answer, AnswerHandler, BodyAnswerHandler } from './answer.js';
 import { ALLOW_CREDENTIALS, ALLOW_ORIGIN, ANSWER_HEADERS } from './cors.js';
 import type { RequestMetrics, RequestRecorder } from './request-metrics.js';
 
 /**
- * A way around Fastify for the hottest GET routes (`/cache`, `/storage`, `/event`): the request
- * is answered straight from node:http, with the same headers, errors and metrics as the Fastify
- * route of the same path, which stays registered and serves every request the lane passes on.
+ * A way around Fastify for the hottest routes (`GET /cache`, `/storage`, `/event`, `/vtrack`;
+ * `POST /cache`, `/vtrack`): the request is answered straight from node:http, with the same
+ * headers, errors and metrics as the Fastify route of the same path, which stays registered and
+ * serves every request the lane passes on.
  *
- * Why: on these routes the work itself is a map lookup, and Fastify's per-request machinery
- * (request and reply objects, hooks, promise plumbing) cost a quarter of a bare server's
- * throughput; the lane costs a query parse and one `writeHead` (README, "Performance").
+ * Why: on these routes the work itself is a map lookup or a small write, and Fastify's
+ * per-request machinery (request and reply objects, hooks, content-type parsing, promise
+ * plumbing) cost a quarter of a bare server's throughput on GET and half on POST; the lane costs
+ * a query parse, reading the body and one `writeHead` (README, "Performance").
  *
- * Contract: `serve` answers only a GET whose path is exactly a lane path and returns true; for
- * anything else (another method, HEAD, a trailing slash, an encoded path, access logs on, or
- * shutdown begun) it touches nothing and returns false, and Fastify serves the request.
+ * Contract: `serve` answers only a GET or POST whose path is exactly a lane path and returns
+ * true; for anything else it touches nothing and returns false, and Fastify serves the request.
+ * "Anything else" is: another method, HEAD, a trailing slash, an encoded path, access logs on,
+ * shutdown begun; and for POST, a body that is not plainly framed and small enough (chunked, no
+ * Content-Length, over the route's limit) or a Content-Type other than JSON or plain text, so
+ * Fastify's 413 and 415 answers and its content-type rules stay the only ones.
  */
 export interface FastLane {
   /** Serves GET `path` with `handler` too (the caller registers the same handler with Fastify). */
   get(path: string, handler: AnswerHandler): void;
+  /** Serves POST `path` with `handler` too, for bodies of at most `bodyLimit` bytes. */
+  post(path: string, bodyLimit: number, handler: BodyAnswerHandler): void;
   /** Answers `req` if it is the lane's; false leaves it untouched for Fastify. */
   serve(req: IncomingMessage, res: ServerResponse): boolean;
   /** Passes every later request to Fastify, which answers 503 while it drains. */
@@ -38,16 +46,47 @@ export interface FastLaneOptions {
 
 interface LaneRoute {
   readonly route: string;
-  readonly handler: AnswerHandler;
   readonly record: RequestRecorder;
+}
+
+interface GetRoute extends LaneRoute {
+  readonly method: 'GET';
+  readonly handler: AnswerHandler;
+}
+
+interface PostRoute extends LaneRoute {
+  readonly method: 'POST';
+  readonly handler: BodyAnswerHandler;
+  readonly bodyLimit: number;
 }
 
 const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
 // The headers every answer starts with, flattened once as `writeHead` takes them.
 const BASE_HEADERS: readonly string[] = ANSWER_HEADERS.flat();
+/**
+ * The Content-Types whose POST bodies the lane reads: what Prebid.js and servers send to the
+ * cache (`text/plain` spares browsers a CORS preflight). Fastify takes any other, with its own
+ * media-type validation (415 for a malformed one).
+ */
+const LANE_CONTENT_TYPE = /^(?:application\/json|text\/plain)(?:\s*;\s*charset=utf-8)?$/i;
+
+/** Whether a POST's body is one the lane reads: framed by a Content-Length within the limit. */
+const isPlainBody = (req: IncomingMessage, bodyLimit: number): boolean => {
+  const headers = req.headers;
+  const contentType = headers['content-type'];
+  const contentLength = headers['content-length'];
+  // Node has already refused a malformed Content-Length, or one alongside Transfer-Encoding.
+  return (
+    contentLength !== undefined &&
+    headers['transfer-encoding'] === undefined &&
+    Number(contentLength) <= bodyLimit &&
+    (contentType === undefined ? contentLength === '0' : LANE_CONTENT_TYPE.test(contentType))
+  );
+};
 
 export const createFastLane = (opts: FastLaneOptions): FastLane => {
-  const routes = new Map<string, LaneRoute>();
+  const gets = new Map<string, GetRoute>();
+  const posts = new Map<string, PostRoute>();
   let open = opts.enabled;
 
   const write = (req: IncomingMessage, res: ServerResponse, route: LaneRoute, answer: Answer, started: number): void => {
@@ -62,45 +101,80 @@ export const createFastLane = (opts: FastLaneOptions): FastLane => {
     route.record(answer.status, performance.now() - started);
   };
 
-  const fail = (req: IncomingMessage, res: ServerResponse, route: LaneRoute, err: unknown, started: number): void => {
+  const fail = (req: IncomingMessage, res: ServerResponse, route: GetRoute | PostRoute, err: unknown, started: number): void => {
     const answer = errorAnswer(err);
-    if (answer.status >= 500) opts.logger.error({ err: loggableCause(err), method: 'GET', route: route.route }, String(answer.body));
+    if (answer.status >= 500) opts.logger.error({ err: loggableCause(err), method: route.method, route: route.route }, String(answer.body));
     write(req, res, route, answer, started);
   };
 
-  return {
-    get: (path, handler) => {
-      routes.set(path, { route: path, handler, record: opts.metrics.forRoute(path, 'GET') });
-    },
-
-    serve: (req, res) => {
-      if (!open || req.method !== 'GET') return false;
-      const url = req.url ?? '';
-      const mark = url.indexOf('?');
-      const route = routes.get(mark === -1 ? url : url.slice(0, mark));
-      if (route === undefined) return false;
-      const started = performance.now();
-      // The parser Fastify uses, so both paths read a query the same way.
-      const request: AnswerRequest = { query: mark === -1 || mark === url.length - 1 ? NO_QUERY : parseQuery(url.slice(mark + 1)), headers: req.headers };
-      let answer: Answer | Promise<Answer>;
-      try {
-        answer = route.handler(request);
-      } catch (err) {
-        fail(req, res, route, err, started);
-        return true;
-      }
-      if (answer instanceof Promise) {
-        answer.then(
+  /** Runs a handler and writes what it answers, now or when its promise settles. */
+  const answer = <R>(req: IncomingMessage, res: ServerResponse, route: GetRoute | PostRoute, handler: (r: R) => MaybePromise<Answer>, request: R, started: number): void => {
+    let result: MaybePromise<Answer>;
+    try {
+      result = handler(request);
+    } catch (err) {
+      fail(req, res, route, err, started);
+      return;
+    }
+    if (result instanceof Promise) {
+      result
+        .then(
           (a) => write(req, res, route, a, started),
           (err: unknown) => fail(req, res, route, err, started),
-        ).catch((err: unknown) => {
+        )
+        .catch((err: unknown) => {
           // Only a bug in writing could land here; never leave the socket waiting for an answer.
           opts.logger.error({ err, route: route.route }, 'fast lane could not write an answer');
           res.destroy();
         });
-      } else {
-        write(req, res, route, answer, started);
-      }
+    } else {
+      write(req, res, route, result, started);
+    }
+  };
+
+  /** Reads the whole body, then answers; an aborted upload has nobody left to answer. */
+  const answerWithBody = (req: IncomingMessage, res: ServerResponse, route: PostRoute, query: Readonly<Record<string, unknown>>, started: number): void => {
+    let first: Buffer | undefined;
+    let more: Buffer[] | undefined;
+    req.on('data', (chunk: Buffer) => {
+      if (first === undefined) first = chunk;
+      else (more ??= [first]).push(chunk);
+    });
+    req.on('end', () => {
+      // Decoded once, whole, so a character split across chunks stays intact (as Fastify does).
+      const body = more !== undefined ? Buffer.concat(more).toString('utf8') : first === undefined ? '' : first.toString('utf8');
+      answer(req, res, route, route.handler, { query, headers: req.headers, body }, started);
+    });
+    req.on('error', () => {
+      // The client went away mid-body (Node reports it as an 'aborted' error); the socket is gone.
+      res.destroy();
+    });
+  };
+
+  return {
+    get: (path, handler) => {
+      gets.set(path, { route: path, method: 'GET', handler, record: opts.metrics.forRoute(path, 'GET') });
+    },
+
+    post: (path, bodyLimit, handler) => {
+      posts.set(path, { route: path, method: 'POST', handler, bodyLimit, record: opts.metrics.forRoute(path, 'POST') });
+    },
+
+    serve: (req, res) => {
+      if (!open) return false;
+      const method = req.method;
+      if (method !== 'GET' && method !== 'POST') return false;
+      const url = req.url ?? '';
+      const mark = url.indexOf('?');
+      const path = mark === -1 ? url : url.slice(0, mark);
+      const route = method === 'GET' ? gets.get(path) : posts.get(path);
+      if (route === undefined) return false;
+      if (route.method === 'POST' && !isPlainBody(req, route.bodyLimit)) return false;
+      const started = performance.now();
+      // The parser Fastify uses, so both paths read a query the same way.
+      const query = mark === -1 || mark === url.length - 1 ? NO_QUERY : parseQuery(url.slice(mark + 1));
+      if (route.method === 'POST') answerWithBody(req, res, route, query, started);
+      else answer(req, res, route, route.handler, { query, headers: req.headers }, started);
       return true;
     },
 

@@ -80,6 +80,34 @@ describe('fast lane and Fastify answer alike', () => {
     }
   });
 
+  // Writes answer fresh uuids, which differ between the two ways; everything else must not.
+  const withoutUuids = (body: string): string => body.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>');
+  const vast = '<VAST version="3.0"><Ad><InLine><Impression><![CDATA[https://x.example/i]]></Impression></InLine></Ad></VAST>';
+  const postCases: [string, string, Record<string, string>][] = [
+    ['/cache', JSON.stringify({ puts: [{ type: 'xml', value: vast }] }), { 'content-type': 'application/json' }],
+    ['/cache', JSON.stringify({ puts: [{ type: 'json', value: { a: 1 } }, { type: 'xml', value: 'é' }] }), { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://pub.example' }],
+    ['/cache', '{"puts":[]}', { 'content-type': 'application/json' }],
+    ['/cache', '{"puts":[{"type":"xml"}]}', { 'content-type': 'application/json' }],
+    ['/cache', '{"puts":[', { 'content-type': 'application/json' }],
+    ['/cache', '', { 'content-type': 'application/json' }],
+    ['/cache', '', {}],
+    ['/vtrack?a=acct', JSON.stringify({ puts: [{ bidid: 'b1', bidder: 'rubicon', type: 'xml', value: vast, aid: 'a1', timestamp: 1700000000000, ttlseconds: 60 }] }), { 'content-type': 'application/json' }],
+    ['/vtrack', '{"puts":[]}', { 'content-type': 'application/json' }],
+    ['/vtrack?a=acct', '{"puts":[{"bidid":1}]}', { 'content-type': 'application/json', origin: 'https://pub.example' }],
+  ];
+
+  it('for writes too: POST /cache and /vtrack, errors included', async () => {
+    for (const [url, body, headers] of postCases) {
+      const viaLane = await request(`${base}${url}`, { method: 'POST', headers, body });
+      const laneBody = await viaLane.body.text();
+      const viaFastify = await app.server.inject({ method: 'POST', url, headers, body });
+      const label = `POST ${url} ${body.slice(0, 40)}`;
+      assert.equal(viaLane.statusCode, viaFastify.statusCode, `${label}: status`);
+      assert.deepEqual(routeHeaders(viaLane.headers), routeHeaders(viaFastify.headers), `${label}: headers`);
+      assert.equal(withoutUuids(laneBody), withoutUuids(viaFastify.body), `${label}: body`);
+    }
+  });
+
   it('with both feeding the same request metrics', async () => {
     const count = async (): Promise<number> => {
       const text = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;

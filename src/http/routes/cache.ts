@@ -2,7 +2,7 @@ import type { CachedValue, CacheService } from '../../cache/cache-service.js';
 import { CONTENT_TYPES } from '../../cache/stored-value.js';
 import { mapMaybe } from '../../core/maybe-promise.js';
 import type { Answer } from '../answer.js';
-import { acceptAnyBodyAsText, firstParam } from '../raw-body.js';
+import { firstParam } from '../raw-body.js';
 import type { HttpServer } from '../server.js';
 
 export interface CacheRoutesOptions {
@@ -12,19 +12,14 @@ export interface CacheRoutesOptions {
 
 /** `POST /cache` and `GET /cache?uuid=`. */
 export const cacheRoutes = (server: HttpServer, opts: CacheRoutesOptions): void => {
-  void server.fastify.register((scope, _o, done) => {
-    acceptAnyBodyAsText(scope);
-
-    scope.post('/cache', { bodyLimit: opts.maxBodyBytes }, async (req, reply) => {
-      const uuids = await opts.cache.putRequest(typeof req.body === 'string' ? req.body : '');
-      return reply.type('application/json').send(putResponseBody(uuids));
-    });
-    done();
-  });
+  server.answerPost('/cache', opts.maxBodyBytes, ({ body }) => opts.cache.putRequest(body).then(putAnswer));
   server.answerGet('/cache', ({ query }) => mapMaybe(opts.cache.get(firstParam(query.uuid)), cachedValueAnswer));
 };
 
-export const putResponseBody = (uuids: readonly string[]): string => {
+/** The answer to a write of puts: each one's uuid, in put order. */
+export const putAnswer = (uuids: readonly string[]): Answer => ({ status: 200, contentType: 'application/json; charset=utf-8', body: putResponseBody(uuids) });
+
+const putResponseBody = (uuids: readonly string[]): string => {
   let body = '{"responses":[';
   for (let i = 0; i < uuids.length; i++) body += `${i === 0 ? '' : ','}{"uuid":${JSON.stringify(uuids[i])}}`;
   return `${body}]}`;
