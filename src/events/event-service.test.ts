@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EventRecord } from '../analytics/analytics-module.js';
+import { recordJson } from '../analytics/record-json.js';
 import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
 import { createPrometheusMetrics } from '../metrics/prometheus.js';
 import { createAccountResolver } from '../stored/account.js';
@@ -81,5 +82,17 @@ describe('event service', () => {
     assert.equal(lookups, 0);
     assert.equal(logged.length, 0);
     assert.equal(await count('not_recorded'), 1);
+  });
+
+  it('builds records that recordJson writes exactly as JSON.stringify does, escapes included', () => {
+    const { events, logged } = setUp(inProcess);
+    const odd = ['quote " and \\ backslash', 'tab\tnew\nline\u0001', 'é😀 ü', 'lone \ud800 surrogate', '</script>', ''];
+    const optional = [{}, { timestamp: 1_700_000_000_000 }, { integration: 'pbjs-9' }, { auctionId: 'auc-1' }, { timestamp: 0, integration: 'x', auctionId: 'a' }];
+    for (const extra of optional) {
+      for (const ua of [undefined, 'Mozilla/5.0 (X11; Linux x86_64)', ...odd]) events.handle({ ...win, ...extra }, ua === undefined ? {} : { userAgent: ua });
+    }
+    for (const text of odd) events.handle({ ...win, bidId: text || 'b', bidder: text || 'x', auctionId: text }, {});
+    assert.equal(logged.length, optional.length * (odd.length + 2) + odd.length);
+    for (const record of logged) assert.equal(recordJson(record), JSON.stringify(record));
   });
 });

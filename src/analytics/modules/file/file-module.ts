@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { throttledLog } from '../../../core/log-throttle.js';
 import type { Logger } from '../../../core/logger.js';
 import type { AnalyticsModule, AnalyticsRecord, RecordCounters } from '../../analytics-module.js';
+import { recordJson } from '../../record-json.js';
 
 export interface FileModuleOptions {
   readonly path: string;
@@ -60,7 +61,7 @@ export const createFileModule = async (opts: FileModuleOptions): Promise<Analyti
       opts.counters.dropped();
       return;
     }
-    const line = `${JSON.stringify(record)}\n`;
+    const line = `${recordJson(record)}\n`;
     if (bufferedBytes + line.length > opts.maxBufferBytes) {
       opts.counters.dropped();
       return;

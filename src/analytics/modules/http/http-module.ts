@@ -2,6 +2,7 @@ import { Agent, request } from 'undici';
 import { throttledLog } from '../../../core/log-throttle.js';
 import type { Logger } from '../../../core/logger.js';
 import type { AnalyticsModule, AnalyticsRecord, RecordCounters } from '../../analytics-module.js';
+import { recordJson } from '../../record-json.js';
 
 export interface HttpModuleOptions {
   readonly endpoint: string;
@@ -67,7 +68,7 @@ export const createHttpModule = (opts: HttpModuleOptions): AnalyticsModule => {
     });
 
   const sendBatch = async (batch: AnalyticsRecord[]): Promise<void> => {
-    const body = JSON.stringify(batch);
+    const body = `[${batch.map(recordJson).join(',')}]`;
     for (let attempt = 0; ; attempt++) {
       let status = 0;
       let error: unknown;
