@@ -2,6 +2,7 @@ import type { AnalyticsRecord } from './analytics-module.js';
 
 // What JSON.stringify would escape in a string: quotes, backslashes, control characters and
 // surrogates (a lone one is written as \uXXXX); strings without any are written as they are.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what must be found
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 const jsonString = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);

@@ -89,9 +89,9 @@ describe('event service', () => {
     const odd = ['quote " and \\ backslash', 'tab\tnew\nline\u0001', 'é😀 ü', 'lone \ud800 surrogate', '</script>', ''];
     const optional = [{}, { timestamp: 1_700_000_000_000 }, { integration: 'pbjs-9' }, { auctionId: 'auc-1' }, { timestamp: 0, integration: 'x', auctionId: 'a' }];
     for (const extra of optional) {
-      for (const ua of [undefined, 'Mozilla/5.0 (X11; Linux x86_64)', ...odd]) events.handle({ ...win, ...extra }, ua === undefined ? {} : { userAgent: ua });
+      for (const ua of [undefined, 'Mozilla/5.0 (X11; Linux x86_64)', ...odd]) assert.equal(events.handle({ ...win, ...extra }, ua === undefined ? {} : { userAgent: ua }), undefined);
     }
-    for (const text of odd) events.handle({ ...win, bidId: text || 'b', bidder: text || 'x', auctionId: text }, {});
+    for (const text of odd) assert.equal(events.handle({ ...win, bidId: text || 'b', bidder: text || 'x', auctionId: text }, {}), undefined);
     assert.equal(logged.length, optional.length * (odd.length + 2) + odd.length);
     for (const record of logged) assert.equal(recordJson(record), JSON.stringify(record));
   });
