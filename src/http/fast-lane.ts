@@ -16,8 +16,8 @@ import type { RequestMetrics, RequestRecorder } from './request-metrics.js';
  *
  * Why: on these routes the work itself is a map lookup or a small write, and Fastify's
  * per-request machinery (request and reply objects, hooks, content-type parsing, promise
- * plumbing) cost a quarter of a bare server's throughput on GET and half on POST; the lane costs
- * a query parse, reading the body and one `writeHead` (README, "Performance").
+ * plumbing) cost a quarter of a bare server's throughput or more; the lane costs a query parse,
+ * reading the body and one `writeHead` (README, "Performance").
  *
  * Contract: `serve` answers only a GET or POST whose path is exactly a lane path and returns
  * true; for anything else it touches nothing and returns false, and Fastify serves the request.
