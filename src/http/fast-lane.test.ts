@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { request } from 'undici';
@@ -185,6 +185,12 @@ describe('fast lane', () => {
   });
 
   describe('POST', () => {
+    /** A connection to write HTTP by hand: bodies in timed pieces, or cut off. */
+    const rawSocket = async (): Promise<Socket> => {
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      await once(socket, 'connect');
+      return socket;
+    };
     const post = (body: string | string[], headers: Record<string, string> = { 'content-type': 'application/json' }, path = '/write') =>
       request(`${base}${path}`, { method: 'POST', headers, body: Array.isArray(body) ? Readable.from(body.map((c) => Buffer.from(c))) : body });
 
@@ -202,8 +208,7 @@ describe('fast lane', () => {
     it('decodes a character split across chunks whole', async () => {
       // 'é' is two bytes; they are sent 20 ms apart, so the server reads them in two chunks.
       const bytes = Buffer.from('"xé"');
-      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
-      await once(socket, 'connect');
+      const socket = await rawSocket();
       socket.write(`POST /write HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`);
       socket.write(bytes.subarray(0, 3));
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -251,8 +256,7 @@ describe('fast lane', () => {
     });
 
     it('drops an upload the client abandons, without answering or calling the handler', async () => {
-      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
-      await once(socket, 'connect');
+      const socket = await rawSocket();
       socket.write('POST /write HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"half":');
       await new Promise((resolve) => setTimeout(resolve, 20));
       socket.destroy();
