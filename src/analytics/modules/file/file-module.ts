@@ -3,6 +3,7 @@ import { throttledLog } from '../../../core/log-throttle.js';
 import type { Logger } from '../../../core/logger.js';
 import type { AnalyticsModule, AnalyticsRecord, RecordCounters } from '../../analytics-module.js';
 import { recordJson } from '../../record-json.js';
+import { CHUNK_BYTES, LineChunks } from './line-chunks.js';
 
 export interface FileModuleOptions {
   readonly path: string;
@@ -13,12 +14,9 @@ export interface FileModuleOptions {
   readonly logger: Logger;
 }
 
-/** Once this much is waiting, a flush starts without waiting for the timer. */
-const FLUSH_AT_BYTES = 64 * 1024;
-
 /**
- * Appends one JSON object per line to a file. Records are buffered in memory and written whole
- * lines at a time, one write after another (never two at once, so lines never interleave), at
+ * Appends one JSON object per line to a file. Records wait as bytes (`LineChunks`) and are
+ * written whole lines at a time, one write after another (never two at once, so lines never interleave), at
  * least every `flushIntervalMs`, as soon as 64 KiB wait, and on `close`, which waits for the last
  * write: a record taken before shutdown is on disk when the process exits.
  *
@@ -27,31 +25,43 @@ const FLUSH_AT_BYTES = 64 * 1024;
  */
 export const createFileModule = async (opts: FileModuleOptions): Promise<AnalyticsModule> => {
   const file = await open(opts.path, 'a');
-  let lines: string[] = [];
-  let bufferedBytes = 0;
+  const waiting = new LineChunks(opts.maxBufferBytes);
   let writing: Promise<void> = Promise.resolve();
   let closed = false;
   const logFailure = throttledLog();
 
   const writeOut = async (): Promise<void> => {
-    if (lines.length === 0) return;
-    const batch = lines;
-    lines = [];
-    bufferedBytes = 0;
-    const data = Buffer.from(batch.join(''), 'utf8');
+    const batch = waiting.take();
+    if (batch.lines === 0) return;
     try {
-      let offset = 0;
-      // A regular file takes the whole buffer in one write; the loop covers a short write.
-      while (offset < data.length) offset += (await file.write(data, offset, data.length - offset)).bytesWritten;
-      opts.counters.written(batch.length);
+      for (const chunk of batch.chunks) {
+        let offset = 0;
+        // A regular file takes the whole chunk in one write; the loop covers a short write.
+        while (offset < chunk.length) offset += (await file.write(chunk, offset, chunk.length - offset)).bytesWritten;
+      }
+      opts.counters.written(batch.lines);
     } catch (err) {
-      opts.counters.dropped(batch.length);
-      logFailure((suppressed) => opts.logger.error({ err, path: opts.path, records: batch.length, suppressed }, 'analytics file write failed; records dropped'));
+      opts.counters.dropped(batch.lines);
+      logFailure((suppressed) => opts.logger.error({ err, path: opts.path, records: batch.lines, suppressed }, 'analytics file write failed; records dropped'));
     }
   };
 
-  /** Queues a write behind the one in progress; resolves when everything taken so far is written. */
-  const flush = (): Promise<void> => (writing = writing.then(writeOut));
+  /** A write queued behind the one in progress that has not yet taken its lines. */
+  let queued: Promise<void> | undefined;
+
+  /**
+   * Queues a write behind the one in progress (at most one waits: it takes whatever is there when
+   * it starts); resolves when everything taken so far is written.
+   */
+  const flush = (): Promise<void> => {
+    if (queued === undefined) {
+      queued = writing = writing.then(() => {
+        queued = undefined;
+        return writeOut();
+      });
+    }
+    return queued;
+  };
 
   const timer = setInterval(() => void flush(), opts.flushIntervalMs);
   timer.unref();
@@ -61,14 +71,11 @@ export const createFileModule = async (opts: FileModuleOptions): Promise<Analyti
       opts.counters.dropped();
       return;
     }
-    const line = `${recordJson(record)}\n`;
-    if (bufferedBytes + line.length > opts.maxBufferBytes) {
+    if (!waiting.push(recordJson(record))) {
       opts.counters.dropped();
       return;
     }
-    lines.push(line);
-    bufferedBytes += line.length;
-    if (bufferedBytes >= FLUSH_AT_BYTES) void flush();
+    if (waiting.waitingBytes >= CHUNK_BYTES) void flush();
   };
 
   return {
