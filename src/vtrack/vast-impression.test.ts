@@ -684,4 +684,18 @@ describe('insertImpression', () => {
       assert.equal(inserted, 0, JSON.stringify(input));
     }
   });
+
+  it('starts every scan afresh, whatever the scan before it left open', () => {
+    const simple = '<VAST><Ad><InLine><Impression>a</Impression></InLine></Ad></VAST>';
+    const expected = `<VAST><Ad><InLine><Impression>a</Impression>${TAG}</InLine></Ad></VAST>`;
+    const leftOpen = ['<Wrapper>', '<VAST><Ad><InLine><Impression>' + '<x>'.repeat(500), '<Wrapper><Impression>', '<inline><IMPRESSION><b><c>'];
+    for (const before of leftOpen) {
+      assert.equal(insertImpression(before, URL).inserted, 0);
+      assert.deepEqual(insertImpression(simple, URL), { vast: expected, inserted: 1 }, `after ${before.slice(0, 40)}`);
+      insertImpression(before, URL);
+      // A Wrapper left open at the same offsets would match this closing tag.
+      const closingOnly = '<Wrapper/></Impression></Wrapper></InLine>';
+      assert.deepEqual(insertImpression(closingOnly, URL), { vast: closingOnly, inserted: 0 }, `closings after ${before.slice(0, 40)}`);
+    }
+  });
 });
