@@ -27,10 +27,13 @@ export interface CachedValue {
  * create-only, so an existing key is never overwritten and its put answers `""`.
  */
 export interface CacheService {
-  /** A raw `POST /cache` body → the uuid of each put, in order (`""` where the key existed). */
-  putRequest(body: string): Promise<string[]>;
-  /** Puts from inside the process (vtrack, auction), validated by the same rules. */
-  putValues(puts: readonly CachePutInput[]): Promise<string[]>;
+  /**
+   * A raw `POST /cache` body → the uuid of each put, in order (`""` where the key existed).
+   * Answers (and throws) directly when the store does, else with a promise (that rejects).
+   */
+  putRequest(body: string): MaybePromise<string[]>;
+  /** Puts from inside the process (vtrack, auction), validated by the same rules; answers like `putRequest`. */
+  putValues(puts: readonly CachePutInput[]): MaybePromise<string[]>;
   /**
    * Reads by id; `NOT_FOUND` for unknown ids, `BAD_REQUEST` for a missing one. Answers directly
    * (and throws) when the store does, else with a promise (that rejects).
@@ -42,6 +45,7 @@ type PutResult = 'stored' | 'exists' | 'invalid' | 'error';
 type GetResult = 'hit' | 'miss' | 'invalid' | 'error';
 
 const UUID_LENGTH = 36;
+const CREATE_ONLY = { createOnly: true } as const;
 
 export const createCacheService = (opts: CacheServiceOptions): CacheService => {
   const { store, limits, ids } = opts;
@@ -55,7 +59,12 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
     help: 'Reads of /cache by result.',
     labelNames: ['result'],
   });
-  const countPut = (type: string, result: PutResult): void => puts.inc({ type, result });
+  // Bound once: counting a put is then one addition, with no label key built per put.
+  const PUT_RESULTS: readonly PutResult[] = ['stored', 'exists', 'invalid', 'error'];
+  const putCounters = Object.fromEntries(
+    (['xml', 'json', 'any'] as const).map((type) => [type, Object.fromEntries(PUT_RESULTS.map((result) => [result, puts.with({ type, result })]))]),
+  ) as Record<ValueType | 'any', Record<PutResult, { inc(n?: number): void }>>;
+  const countPut = (type: ValueType | 'any', result: PutResult): void => putCounters[type][result].inc();
   const getCounters: Record<GetResult, { inc(n?: number): void }> = {
     hit: gets.with({ result: 'hit' }),
     miss: gets.with({ result: 'miss' }),
@@ -63,21 +72,27 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
     error: gets.with({ result: 'error' }),
   };
 
-  const write = async (valid: readonly CachePut[]): Promise<string[]> => {
+  /** Writes valid puts: directly when the store answers directly, else with a promise. */
+  const write = (valid: readonly CachePut[]): MaybePromise<string[]> => {
     const uuids = valid.map((p) => p.key ?? ids.uuid());
     const entries = valid.map((p, i) => ({ key: uuids[i] as string, value: encodeStoredValue(p.type, p.value), ttlSeconds: p.ttlSeconds }));
-    let written: boolean[];
-    try {
-      written = await store.putMany(entries, { createOnly: true });
-    } catch (err) {
+    const failed = (err: unknown): never => {
       for (const p of valid) countPut(p.type, 'error');
       throw backendError(err, 'timeout writing value to the backend.', 'error writing value to the backend.');
+    };
+    const answered = (written: boolean[]): string[] =>
+      uuids.map((uuid, i) => {
+        const stored = written[i] === true;
+        countPut((valid[i] as CachePut).type, stored ? 'stored' : 'exists');
+        return stored ? uuid : '';
+      });
+    let written: MaybePromise<boolean[]>;
+    try {
+      written = store.putMany(entries, CREATE_ONLY);
+    } catch (err) {
+      return failed(err);
     }
-    return uuids.map((uuid, i) => {
-      const stored = written[i] === true;
-      countPut((valid[i] as CachePut).type, stored ? 'stored' : 'exists');
-      return stored ? uuid : '';
-    });
+    return written instanceof Promise ? written.then(answered, failed) : answered(written);
   };
 
   const validated = (validate: () => CachePut[]): CachePut[] => {

@@ -24,9 +24,10 @@ import type { MaybePromise } from '../core/maybe-promise.js';
  *   expired. An in-process store returns them directly and throws its failures; a network store
  *   returns a promise and rejects. Callers handle both (`await` does). TTLs are honoured on a best-effort basis: an entry may disappear earlier (eviction),
  *   never be readable much later than its TTL.
- * - `putMany` is all-or-nothing: it resolves (one boolean per entry, in order: `true` written,
+ * - `putMany` is all-or-nothing: it answers (one boolean per entry, in order: `true` written,
  *   `false` refused because the key exists and `createOnly` was set) only when every entry not
- *   refused is stored; when it rejects, none of this call's entries is left readable. Within one
+ *   refused is stored; when it fails, none of this call's entries is left readable. Like `get`,
+ *   an in-process store answers directly (and throws), a network store with a promise. Within one
  *   call entries are applied in order, so a key repeated in a batch is refused the second time
  *   under `createOnly`.
  * - `delete` removes keys (missing keys are not an error).
@@ -39,7 +40,7 @@ export interface CacheStore {
   /** Short name used in metrics and logs (`memory`, `redis`). */
   readonly kind: string;
   get(key: string): MaybePromise<Buffer | undefined>;
-  putMany(entries: readonly StoreEntry[], opts: PutManyOptions): Promise<boolean[]>;
+  putMany(entries: readonly StoreEntry[], opts: PutManyOptions): MaybePromise<boolean[]>;
   delete(keys: readonly string[]): Promise<void>;
   /** Releases connections; later calls fail (an in-process `get` throws, the rest reject). */
   close(): Promise<void>;

@@ -26,6 +26,24 @@ const describe = (v: unknown): string => {
   return s.length > 64 ? `${s.slice(0, 61)}...` : s;
 };
 
+// Field checks of one put: the value when valid, else undefined and a problem noted (messages are
+// built only then: this runs on every put).
+const textField = (put: Record<string, unknown>, field: string, index: number, problems: string[]): string | undefined => {
+  const v = put[field];
+  if (v === undefined || v === null || v === '') problems.push(`puts[${index}].${field} is required.`);
+  else if (typeof v !== 'string') problems.push(`puts[${index}].${field} must be a string. Found ${describe(v)}`);
+  else return v;
+  return undefined;
+};
+
+const integerField = (put: Record<string, unknown>, field: string, index: number, problems: string[]): string | undefined => {
+  const v = put[field];
+  const t = integerText(v);
+  if (v === undefined || v === null || v === '') problems.push(`puts[${index}].${field} is required.`);
+  else if (t === undefined) problems.push(`puts[${index}].${field} must be a non-negative integer (a number or digits). Found ${describe(v)}`);
+  return t;
+};
+
 /**
  * Validates `POST /vtrack?a=`: the account parameter and a `{puts: [...]}` body whose puts all
  * carry `bidid`, `bidder`, `aid` (non-empty strings), `type` (`xml`), `value` (a string),
@@ -49,37 +67,24 @@ export const parseTrackRequest = (account: string | undefined, body: string): { 
   if (parsed !== undefined && !Array.isArray(rawPuts)) problems.push('Request body must be a JSON object with a "puts" array.');
 
   const puts: TrackPut[] = [];
-  for (const [i, raw] of (Array.isArray(rawPuts) ? rawPuts : []).entries()) {
-    const where = `puts[${i}]`;
+  const list: readonly unknown[] = Array.isArray(rawPuts) ? rawPuts : [];
+  for (let i = 0; i < list.length; i++) {
+    const raw = list[i];
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      problems.push(`${where} must be a JSON object.`);
+      problems.push(`puts[${i}] must be a JSON object.`);
       continue;
     }
     const put = raw as Record<string, unknown>;
-    const text = (field: string): string | undefined => {
-      const v = put[field];
-      if (v === undefined || v === null || v === '') problems.push(`${where}.${field} is required.`);
-      else if (typeof v !== 'string') problems.push(`${where}.${field} must be a string. Found ${describe(v)}`);
-      else return v;
-      return undefined;
-    };
-    const bidId = text('bidid');
-    const bidder = text('bidder');
-    const auctionId = text('aid');
-    if (put.type === undefined || put.type === null) problems.push(`${where}.type is required.`);
-    else if (put.type !== 'xml') problems.push(`${where}.type must be xml. Found ${describe(put.type)}`);
+    const bidId = textField(put, 'bidid', i, problems);
+    const bidder = textField(put, 'bidder', i, problems);
+    const auctionId = textField(put, 'aid', i, problems);
+    if (put.type === undefined || put.type === null) problems.push(`puts[${i}].type is required.`);
+    else if (put.type !== 'xml') problems.push(`puts[${i}].type must be xml. Found ${describe(put.type)}`);
     const value = put.value;
-    if (value === undefined || value === null) problems.push(`${where}.value is required.`);
-    else if (typeof value !== 'string') problems.push(`${where}.value must be a string of VAST XML. Found ${describe(value)}`);
-    const integer = (field: string): string | undefined => {
-      const v = put[field];
-      const t = integerText(v);
-      if (v === undefined || v === null || v === '') problems.push(`${where}.${field} is required.`);
-      else if (t === undefined) problems.push(`${where}.${field} must be a non-negative integer (a number or digits). Found ${describe(v)}`);
-      return t;
-    };
-    const timestamp = integer('timestamp');
-    const ttl = integer('ttlseconds');
+    if (value === undefined || value === null) problems.push(`puts[${i}].value is required.`);
+    else if (typeof value !== 'string') problems.push(`puts[${i}].value must be a string of VAST XML. Found ${describe(value)}`);
+    const timestamp = integerField(put, 'timestamp', i, problems);
+    const ttl = integerField(put, 'ttlseconds', i, problems);
     if (bidId && bidder && auctionId && typeof value === 'string' && put.type === 'xml' && timestamp !== undefined && ttl !== undefined) {
       puts.push({ bidId, bidder, auctionId, value, timestamp, ttlSeconds: Number(ttl) });
     }

@@ -1,6 +1,8 @@
 import type { CacheClient } from '../cache/cache-client.js';
 import type { CachedValue } from '../cache/cache-service.js';
 import { AppError, ErrorCode } from '../core/app-error.js';
+import { chainMaybe } from '../core/maybe-promise.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { AccountResolver } from '../stored/account.js';
 import { insertImpression } from './vast-impression.js';
@@ -16,12 +18,16 @@ export interface VtrackServiceOptions {
 }
 
 /**
- * The impression URL of a put: `/event` with `t=imp` and `f=b`, every value URL-encoded (which
- * also keeps `]]>` out of the CDATA it goes into).
+ * The impression URLs of a server (`externalUrl`, trailing slashes dropped): for a put, `/event`
+ * with `t=imp` and `f=b`, every value URL-encoded (which also keeps `]]>` out of the CDATA it goes
+ * into).
  */
-export const impressionUrl = (externalUrl: string, account: string, put: TrackPut): string =>
-  `${externalUrl.replace(/\/+$/, '')}/event?t=imp&b=${encodeURIComponent(put.bidId)}&a=${encodeURIComponent(account)}` +
-  `&aid=${encodeURIComponent(put.auctionId)}&ts=${put.timestamp}&bidder=${encodeURIComponent(put.bidder)}&f=b`;
+const impressionUrls = (externalUrl: string) => {
+  const eventUrl = `${externalUrl.replace(/\/+$/, '')}/event?t=imp&b=`;
+  return (account: string, put: TrackPut): string =>
+    `${eventUrl}${encodeURIComponent(put.bidId)}&a=${encodeURIComponent(account)}` +
+    `&aid=${encodeURIComponent(put.auctionId)}&ts=${put.timestamp}&bidder=${encodeURIComponent(put.bidder)}&f=b`;
+};
 
 /**
  * `/vtrack`: adds an impression tracking tag pointing at `/event` to each VAST put, then writes
@@ -37,18 +43,25 @@ export const createVtrackService = (opts: VtrackServiceOptions) => {
   });
   const modified = puts.with({ result: 'modified' });
   const unchanged = puts.with({ result: 'unchanged' });
+  const impressionUrl = impressionUrls(opts.externalUrl);
 
   return {
-    async put(account: string | undefined, body: string): Promise<string[]> {
+    /**
+     * The uuids of the cached puts, in order: directly when the account and the cache answer
+     * directly (this process's memory cache), else with a promise. Fails (throws, or rejects)
+     * with the request's problems, a refused account or a cache failure.
+     */
+    put(account: string | undefined, body: string): MaybePromise<string[]> {
       const request = parseTrackRequest(account, body);
-      const resolved = await opts.resolveAccount(request.account);
-      if (!resolved.events.enabled) throw new AppError(ErrorCode.UNAUTHORIZED, `Account '${request.account}' doesn't support events`);
-      const cachePuts = request.puts.map((put) => {
-        const result = insertImpression(put.value, impressionUrl(opts.externalUrl, request.account, put));
-        (result.inserted > 0 ? modified : unchanged).inc();
-        return { type: 'xml', value: result.vast, ttlseconds: put.ttlSeconds };
+      return chainMaybe(opts.resolveAccount(request.account), (resolved) => {
+        if (!resolved.events.enabled) throw new AppError(ErrorCode.UNAUTHORIZED, `Account '${request.account}' doesn't support events`);
+        const cachePuts = request.puts.map((put) => {
+          const result = insertImpression(put.value, impressionUrl(request.account, put));
+          (result.inserted > 0 ? modified : unchanged).inc();
+          return { type: 'xml', value: result.vast, ttlseconds: put.ttlSeconds };
+        });
+        return opts.cache.put(cachePuts);
       });
-      return opts.cache.put(cachePuts);
     },
 
     get: (uuid: string | undefined): Promise<CachedValue> => opts.cache.get(uuid),

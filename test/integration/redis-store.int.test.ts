@@ -54,7 +54,7 @@ describe('redis store on a single node', () => {
     redis.pause();
     try {
       const started = Date.now();
-      await assert.rejects(store.putMany([entry(key, 'late')], { createOnly: true }), isBackendError('BACKEND_TIMEOUT'));
+      await assert.rejects(async () => store.putMany([entry(key, 'late')], { createOnly: true }), isBackendError('BACKEND_TIMEOUT'));
       await assert.rejects(async () => store.get(key), isBackendError('BACKEND_TIMEOUT'));
       const elapsed = Date.now() - started;
       assert.ok(elapsed < 2 * TIMEOUT_MS + 200, `two calls took ${elapsed} ms`);
@@ -74,7 +74,7 @@ describe('redis store on a single node', () => {
     // With no memory to spare, Redis refuses the queued writes and discards the whole transaction.
     await raw.configSet('maxmemory', '1');
     try {
-      await assert.rejects(store.putMany(keys.map((k) => entry(k, 'v')), { createOnly: true }), isBackendError('BACKEND_FAILURE'));
+      await assert.rejects(async () => store.putMany(keys.map((k) => entry(k, 'v')), { createOnly: true }), isBackendError('BACKEND_FAILURE'));
     } finally {
       await raw.configSet('maxmemory', '0');
     }
@@ -162,7 +162,7 @@ describe('redis store on a 3-master cluster', () => {
     const keys = Array.from({ length: 12 }, () => randomUUID());
     cluster.pauseNode(0);
     try {
-      await assert.rejects(store.putMany(keys.map((k) => entry(k, 'v')), { createOnly: true }), isBackendError('BACKEND_TIMEOUT'));
+      await assert.rejects(async () => store.putMany(keys.map((k) => entry(k, 'v')), { createOnly: true }), isBackendError('BACKEND_TIMEOUT'));
     } finally {
       cluster.resumeNode(0);
     }

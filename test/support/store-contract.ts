@@ -91,7 +91,7 @@ export const cacheStoreContract = (name: string, make: () => Promise<StoreUnderT
 
     it('handles many concurrent writes and reads', async () => {
       const keys = Array.from({ length: 200 }, (_, i) => key(`many${i}`));
-      const results = await Promise.all(keys.map((k, i) => store.putMany([entry(k, `v${i}`)], { createOnly: true })));
+      const results = await Promise.all(keys.map(async (k, i) => store.putMany([entry(k, `v${i}`)], { createOnly: true })));
       assert.ok(results.every((r) => r[0] === true));
       const values = await Promise.all(keys.map(async (k) => store.get(k)));
       values.forEach((v, i) => assert.equal(v?.toString(), `v${i}`));

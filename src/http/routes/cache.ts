@@ -12,7 +12,7 @@ export interface CacheRoutesOptions {
 
 /** `POST /cache` and `GET /cache?uuid=`. */
 export const cacheRoutes = (server: HttpServer, opts: CacheRoutesOptions): void => {
-  server.answerPost('/cache', opts.maxBodyBytes, ({ body }) => opts.cache.putRequest(body).then(putAnswer));
+  server.answerPost('/cache', opts.maxBodyBytes, ({ body }) => mapMaybe(opts.cache.putRequest(body), putAnswer));
   server.answerGet('/cache', ({ query }) => mapMaybe(opts.cache.get(firstParam(query.uuid)), cachedValueAnswer));
 };
 

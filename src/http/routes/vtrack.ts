@@ -1,4 +1,5 @@
 import type { VtrackService } from '../../vtrack/vtrack-service.js';
+import { mapMaybe } from '../../core/maybe-promise.js';
 import { firstParam } from '../raw-body.js';
 import type { HttpServer } from '../server.js';
 import { cachedValueAnswer, putAnswer } from './cache.js';
@@ -9,7 +10,7 @@ import { cachedValueAnswer, putAnswer } from './cache.js';
  * uuid then arrives glued to `a`, and is found there.
  */
 export const vtrackRoutes = (server: HttpServer, opts: { vtrack: VtrackService; maxBodyBytes: number }): void => {
-  server.answerPost('/vtrack', opts.maxBodyBytes, ({ query, body }) => opts.vtrack.put(firstParam(query.a), body).then(putAnswer));
+  server.answerPost('/vtrack', opts.maxBodyBytes, ({ query, body }) => mapMaybe(opts.vtrack.put(firstParam(query.a), body), putAnswer));
 
   server.answerGet('/vtrack', async ({ query }) => {
     const glued = firstParam(query.a)?.split('?uuid=')[1];
