@@ -95,7 +95,7 @@ export const createRedisClient = (opts: RedisConnectionOptions): RedisClient => 
       if (closed) return;
       closed = true;
       if (!ready) return;
-      await deadline(cluster.close(), 1000).catch(() => cluster.destroy());
+      await deadline(() => cluster.close(), 1000).catch(() => cluster.destroy());
     };
   } else {
     const client = createClient({
@@ -118,7 +118,7 @@ export const createRedisClient = (opts: RedisConnectionOptions): RedisClient => 
       if (closed) return;
       closed = true;
       // close() waits for replies still due; a hung server gets a second to answer, then the socket goes.
-      await deadline(client.close(), 1000).catch(() => {
+      await deadline(() => client.close(), 1000).catch(() => {
         if (client.isOpen) client.destroy();
       });
     };
@@ -181,42 +181,38 @@ export const createRedisStore = (opts: RedisStoreOptions): CacheStore => {
   const set = (e: StoreEntry, createOnly: boolean): Promise<unknown> =>
     commands.set(e.key, e.value, createOnly ? { EX: e.ttlSeconds, NX: true } : { EX: e.ttlSeconds });
 
-  const write = async (entries: readonly StoreEntry[], createOnly: boolean): Promise<boolean[]> => {
-    if (entries.length === 1 || client.transaction === undefined) {
-      return Promise.all(entries.map(async (e) => (await set(e, createOnly)) === 'OK'));
-    }
-    return (await client.transaction(entries, createOnly)).map((reply) => reply === 'OK');
+  const write = (entries: readonly StoreEntry[], createOnly: boolean): Promise<boolean[]> => {
+    if (entries.length === 1) return set(entries[0] as StoreEntry, createOnly).then((reply) => [reply === 'OK']);
+    if (client.transaction === undefined) return Promise.all(entries.map(async (e) => (await set(e, createOnly)) === 'OK'));
+    return client.transaction(entries, createOnly).then((replies) => replies.map((reply) => reply === 'OK'));
   };
 
   const undo = (entries: readonly StoreEntry[]): void => {
     for (const e of entries) commands.eval(DELETE_IF_UNCHANGED, { keys: [e.key], arguments: [e.value] }).catch(() => undefined);
   };
 
+  const closedError = (): AppError => new AppError(ErrorCode.BACKEND_FAILURE, 'redis store is closed');
   const ensureOpen = (): void => {
-    if (closed) throw new AppError(ErrorCode.BACKEND_FAILURE, 'redis store is closed');
+    if (closed) throw closedError();
   };
 
   return {
     kind: 'redis',
-    get: async (key) => {
-      ensureOpen();
-      return (await deadline(commands.get(key), timeoutMs)) ?? undefined;
-    },
-    putMany: async (entries: readonly StoreEntry[], { createOnly }: PutManyOptions) => {
-      ensureOpen();
-      if (entries.length === 0) return [];
-      try {
-        return await deadline(write(entries, createOnly), timeoutMs);
-      } catch (err) {
+    // Not async: on a GET /cache hit each promise layer costs a microtask turn.
+    get: (key) => (closed ? Promise.reject(closedError()) : deadline(() => commands.get(key), timeoutMs, orUndefined)),
+    putMany: (entries: readonly StoreEntry[], { createOnly }: PutManyOptions) => {
+      if (closed) return Promise.reject(closedError());
+      if (entries.length === 0) return Promise.resolve([]);
+      return deadline(() => write(entries, createOnly), timeoutMs).catch((err: unknown) => {
         undo(entries);
         throw err;
-      }
+      });
     },
     delete: async (keys) => {
       ensureOpen();
       if (keys.length === 0) return;
       // One DEL per key: a multi-key DEL fails in a cluster when the keys hash to different slots.
-      await deadline(Promise.all(keys.map((k) => commands.del(k))), timeoutMs);
+      await deadline(() => Promise.all(keys.map((k) => commands.del(k))), timeoutMs);
     },
     close: async () => {
       closed = true;
@@ -225,18 +221,36 @@ export const createRedisStore = (opts: RedisStoreOptions): CacheStore => {
   };
 };
 
-/** Settles within `ms`: the call's own result, or a BACKEND_TIMEOUT error; other errors become BACKEND_FAILURE. */
-const deadline = <T>(call: Promise<T>, ms: number): Promise<T> =>
-  new Promise<T>((resolve, reject) => {
+const orUndefined = <T>(v: T | null): T | undefined => v ?? undefined;
+
+const asBackendError = (err: unknown): AppError =>
+  err instanceof AppError ? err : new AppError(ErrorCode.BACKEND_FAILURE, `redis: ${(err as Error).message}`, { cause: err });
+
+/**
+ * Starts `call` and settles within `ms`: its own result (through `map`, if given), or a
+ * BACKEND_TIMEOUT error; other errors, thrown or rejected, become BACKEND_FAILURE.
+ */
+function deadline<T>(call: () => Promise<T>, ms: number): Promise<T>;
+function deadline<T, U>(call: () => Promise<T>, ms: number, map: (v: T) => U): Promise<U>;
+function deadline<T, U>(call: () => Promise<T>, ms: number, map?: (v: T) => U): Promise<T | U> {
+  return new Promise<T | U>((resolve, reject) => {
+    let pending: Promise<T>;
+    try {
+      pending = call();
+    } catch (err) {
+      reject(asBackendError(err));
+      return;
+    }
     const timer = setTimeout(() => reject(new AppError(ErrorCode.BACKEND_TIMEOUT, `redis call timed out after ${ms} ms`)), ms);
-    call.then(
+    pending.then(
       (v) => {
         clearTimeout(timer);
-        resolve(v);
+        resolve(map === undefined ? v : map(v));
       },
       (err: unknown) => {
         clearTimeout(timer);
-        reject(err instanceof AppError ? err : new AppError(ErrorCode.BACKEND_FAILURE, `redis: ${(err as Error).message}`, { cause: err }));
+        reject(asBackendError(err));
       },
     );
   });
+}
