@@ -15,10 +15,11 @@ export interface FileModuleOptions {
 }
 
 /**
- * Appends one JSON object per line to a file. Records wait as bytes (`LineChunks`) and are
- * written whole lines at a time, one write after another (never two at once, so lines never interleave), at
- * least every `flushIntervalMs`, as soon as 64 KiB wait, and on `close`, which waits for the last
- * write: a record taken before shutdown is on disk when the process exits.
+ * Appends one JSON object per line to a file. Records wait as UTF-8 bytes (`LineChunks`, counted
+ * against `maxBufferBytes`) and are written whole lines at a time, one write after another (never
+ * two at once, so lines never interleave), at least every `flushIntervalMs`, as soon as 64 KiB
+ * wait, and on `close`, which waits for the last write: a record taken before shutdown is on disk
+ * when the process exits.
  *
  * The file is opened (created if missing) before the server starts; a path that cannot be opened
  * stops the start with its error.
