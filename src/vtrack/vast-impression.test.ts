@@ -688,7 +688,7 @@ describe('insertImpression', () => {
   it('starts every scan afresh, whatever the scan before it left open', () => {
     const simple = '<VAST><Ad><InLine><Impression>a</Impression></InLine></Ad></VAST>';
     const expected = `<VAST><Ad><InLine><Impression>a</Impression>${TAG}</InLine></Ad></VAST>`;
-    const leftOpen = ['<Wrapper>', '<VAST><Ad><InLine><Impression>' + '<x>'.repeat(500), '<Wrapper><Impression>', '<inline><IMPRESSION><b><c>'];
+    const leftOpen = ['<Wrapper>', '<VAST><Ad><InLine><Impression>' + '<x>'.repeat(500), '<Wrapper>' + '<x>'.repeat(5000), '<Wrapper><Impression>', '<inline><IMPRESSION><b><c>'];
     for (const before of leftOpen) {
       assert.equal(insertImpression(before, URL).inserted, 0);
       assert.deepEqual(insertImpression(simple, URL), { vast: expected, inserted: 1 }, `after ${before.slice(0, 40)}`);

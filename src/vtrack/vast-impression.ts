@@ -60,10 +60,13 @@ const endOfMarkup = (text: string, from: number): number => {
  * The open elements of the scan in progress, innermost last, up to its `depth`: where each name
  * lies in the text, its kind, and for containers where their last direct-child Impression ended
  * (-1 if none yet). Shared by every call (a scan runs to its end synchronously, and entries above
- * `depth` are stale and overwritten before they are read), so a scan allocates no stack. Their
- * length is at most the deepest nesting seen, which a value's size limit bounds.
+ * `depth` are stale and overwritten before they are read), so a scan allocates no stack. A scan
+ * that nested deeper than `KEPT_DEPTH` (a hostile document) leaves fresh arrays behind.
  */
-const openElements = { nameStarts: [0], nameEnds: [0], kinds: [0], lastImpressionEnds: [0] };
+const emptyStack = () => ({ nameStarts: [0], nameEnds: [0], kinds: [0], lastImpressionEnds: [0] });
+let openElements = emptyStack();
+/** Deeper scans leave their stack to the garbage collector rather than keep it for good. */
+const KEPT_DEPTH = 1024;
 
 /**
  * Adds `<Impression><![CDATA[url]]></Impression>` to every `<InLine>` and `<Wrapper>` of a VAST
@@ -136,6 +139,7 @@ export const insertImpression = (vast: string, impressionUrl: string): Impressio
     }
     depth = i;
   }
+  if (kinds.length > KEPT_DEPTH) openElements = emptyStack();
 
   if (insertAt === undefined) return { vast, inserted: 0 };
   const tagText = impressionTag(impressionUrl);
