@@ -1,6 +1,7 @@
 import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
+import { boundGrid } from '../metrics/metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { CacheStore } from './cache-store.js';
 import { parsePutRequest, validatePuts } from './put-request.js';
@@ -41,7 +42,8 @@ export interface CacheService {
   get(uuid: string | undefined): MaybePromise<CachedValue>;
 }
 
-type PutResult = 'stored' | 'exists' | 'invalid' | 'error';
+const PUT_RESULTS = ['stored', 'exists', 'invalid', 'error'] as const;
+type PutResult = (typeof PUT_RESULTS)[number];
 type GetResult = 'hit' | 'miss' | 'invalid' | 'error';
 
 const UUID_LENGTH = 36;
@@ -59,11 +61,7 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
     help: 'Reads of /cache by result.',
     labelNames: ['result'],
   });
-  // Bound once: counting a put is then one addition, with no label key built per put.
-  const PUT_RESULTS: readonly PutResult[] = ['stored', 'exists', 'invalid', 'error'];
-  const putCounters = Object.fromEntries(
-    (['xml', 'json', 'any'] as const).map((type) => [type, Object.fromEntries(PUT_RESULTS.map((result) => [result, puts.with({ type, result })]))]),
-  ) as Record<ValueType | 'any', Record<PutResult, { inc(n?: number): void }>>;
+  const putCounters = boundGrid(puts, 'type', ['xml', 'json', 'any'] as const, 'result', PUT_RESULTS);
   const countPut = (type: ValueType | 'any', result: PutResult): void => putCounters[type][result].inc();
   const getCounters: Record<GetResult, { inc(n?: number): void }> = {
     hit: gets.with({ result: 'hit' }),

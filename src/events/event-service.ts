@@ -2,6 +2,7 @@ import type { EventRecord } from '../analytics/analytics-module.js';
 import type { Analytics } from '../analytics/runner.js';
 import { AppError, ErrorCode } from '../core/app-error.js';
 import type { Clock } from '../core/clock.js';
+import { boundGrid } from '../metrics/metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import type { Account, AccountResolver } from '../stored/account.js';
@@ -19,7 +20,8 @@ export interface EventContext {
   readonly userAgent?: string;
 }
 
-type Result = 'recorded' | 'not_recorded' | 'account_disabled' | 'account_unknown';
+const RESULTS = ['recorded', 'not_recorded', 'account_disabled', 'account_unknown'] as const;
+type Result = (typeof RESULTS)[number];
 
 /**
  * Takes a win or impression event and passes it to analytics. With `x=0` the event is
@@ -33,10 +35,7 @@ export const createEventService = (opts: EventServiceOptions) => {
     help: 'Events received on /event by type and result (recorded, not_recorded for x=0, account_disabled, account_unknown).',
     labelNames: ['type', 'result'],
   });
-  const RESULTS: readonly Result[] = ['recorded', 'not_recorded', 'account_disabled', 'account_unknown'];
-  const bound = Object.fromEntries(
-    (['win', 'imp'] as const).map((type) => [type, Object.fromEntries(RESULTS.map((result) => [result, events.with({ type, result })]))]),
-  ) as Record<'win' | 'imp', Record<Result, { inc(): void }>>;
+  const bound = boundGrid(events, 'type', ['win', 'imp'] as const, 'result', RESULTS);
   const count = (type: 'win' | 'imp', result: Result): void => bound[type][result].inc();
 
   return {

@@ -49,3 +49,20 @@ export interface Gauge<L extends string> {
 export const LATENCY_BUCKETS_SECONDS: readonly number[] = [
   0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5,
 ];
+
+/**
+ * `counter` bound once for every pair of values of two of its labels (the other labels fixed to
+ * `fixed`), as `grid[row][column]`: counting is then a property read, with no label key built per
+ * call. For counters recorded on every request whose label values are known up front.
+ */
+export const boundGrid = <L extends string, R extends string, C extends string>(
+  counter: Counter<L>,
+  rowLabel: L,
+  rows: readonly R[],
+  columnLabel: L,
+  columns: readonly C[],
+  fixed: Partial<Labels<L>> = {},
+): Record<R, Record<C, BoundCounter>> =>
+  Object.fromEntries(
+    rows.map((row) => [row, Object.fromEntries(columns.map((column) => [column, counter.with({ ...fixed, [rowLabel]: row, [columnLabel]: column } as Labels<L>)]))]),
+  ) as Record<R, Record<C, BoundCounter>>;

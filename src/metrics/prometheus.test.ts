@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { boundGrid } from './metrics.js';
 import { createPrometheusMetrics } from './prometheus.js';
 
 describe('prometheus metrics', () => {
@@ -40,6 +41,19 @@ describe('prometheus metrics', () => {
         '',
       ].join('\n'),
     );
+  });
+
+  it('binds a grid of label values once, each cell counting its own series', async () => {
+    const m = createPrometheusMetrics({ processMetrics: false });
+    const c = m.counter({ name: 'openbid_ops_total', help: 'Ops.', labelNames: ['app', 'op', 'result'] });
+    const grid = boundGrid(c, 'op', ['read', 'write'] as const, 'result', ['ok', 'error'] as const, { app: 'a1' });
+    grid.read.ok.inc();
+    grid.read.ok.inc();
+    grid.write.error.inc(3);
+    const { body } = await m.render();
+    assert.match(body, /openbid_ops_total\{app="a1",op="read",result="ok"\} 2\n/);
+    assert.match(body, /openbid_ops_total\{app="a1",op="write",result="error"\} 3\n/);
+    assert.match(body, /openbid_ops_total\{app="a1",op="read",result="error"\} 0\n/);
   });
 
   it('returns the same instrument for the same name', () => {

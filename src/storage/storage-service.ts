@@ -3,6 +3,7 @@ import { STORAGE_KEY_PREFIX } from '../cache/reserved-keys.js';
 import { prefixedText } from '../cache/stored-value.js';
 import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
+import { boundGrid } from '../metrics/metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { StorageEntry } from './storage-entry.js';
 
@@ -57,9 +58,7 @@ export const createStorageService = (opts: StorageServiceOptions): StorageServic
   });
   // Bound up front for every configured application, and one 'unknown' for the rest, so callers
   // cannot grow the series and counting costs no label lookup.
-  const bound = new Map(
-    [...stores.keys(), 'unknown'].map((app) => [app, Object.fromEntries(OPS.map((op) => [op, Object.fromEntries(RESULTS.map((r) => [r, counter.with({ application: app, op, result: r })]))]))]),
-  ) as Map<string, Record<Op, Record<Result, { inc(): void }>>>;
+  const bound = new Map([...stores.keys(), 'unknown'].map((app) => [app, boundGrid(counter, 'op', OPS, 'result', RESULTS, { application: app })]));
   const count = (application: string, op: Op, result: Result): void => (bound.get(application) ?? bound.get('unknown'))?.[op][result].inc();
 
   const storeFor = (application: string, op: Op): CacheStore => {
