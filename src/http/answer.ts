@@ -5,7 +5,8 @@ import { STATUS_BY_CODE } from './error-status.js';
 
 /**
  * What a route answers, whichever server writes it: Fastify, or the fast lane for the hottest
- * GET routes. Routes written as an {@link AnswerHandler} behave the same on both.
+ * routes. Routes written as an {@link AnswerHandler} or {@link BodyAnswerHandler} behave the same
+ * on both.
  */
 export interface Answer {
   readonly status: number;

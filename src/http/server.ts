@@ -40,7 +40,7 @@ export interface HttpServer {
 /**
  * The HTTP server: Fastify with error handling (plain-text bodies, statuses from
  * `error-status.ts`), CORS for browser callers, request metrics and slow-request logs; and in
- * front of it, on the same node:http server, the fast lane for the hottest GET routes.
+ * front of it, on the same node:http server, the fast lane for the hottest routes.
  */
 export const createHttpServer = (opts: HttpServerOptions): HttpServer => {
   const requestMetrics = createRequestMetrics(opts);
