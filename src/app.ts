@@ -2,11 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { AnalyticsModule } from './analytics/analytics-module.js';
 import { createFileModule } from './analytics/modules/file/file-module.js';
-import { createHttpModule } from './analytics/modules/http/http-module.js';
 import { createLogModule } from './analytics/modules/log/log-module.js';
 import { createAnalyticsRunner, recordCounters } from './analytics/runner.js';
 import { createInProcessCacheClient } from './cache/backends/in-process-cache-client.js';
-import { createRemoteCacheClient } from './cache/backends/remote-cache-client.js';
 import type { CacheClient } from './cache/cache-client.js';
 import { createCacheService } from './cache/cache-service.js';
 import type { CacheStore } from './cache/cache-store.js';
@@ -94,7 +92,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   const analytics = createAnalyticsRunner(await createAnalyticsModules(config, logger, metrics), { metrics, logger });
   const events = createEventService({ resolveAccount, analytics, clock, metrics });
   // VAST and bids go to this server's own cache unless auction.cache.url names another.
-  const remoteCache = config.auction.cache.url === '' ? undefined : createRemoteCacheClient({ url: config.auction.cache.url, timeoutMs: config.auction.cache.timeout_ms });
+  const remoteCache = config.auction.cache.url === '' ? undefined : await createRemoteCache(config);
   const cacheClient: CacheClient = remoteCache ?? createInProcessCacheClient(cache);
   const vtrack = createVtrackService({ cache: cacheClient, resolveAccount, externalUrl: config.server.external_url, metrics });
 
@@ -206,6 +204,12 @@ const createStorageStores = async (config: Config, logger: Logger, metrics: Metr
   };
 };
 
+/** The client of another server's cache, loaded only when `auction.cache.url` names one (see createCacheStore). */
+const createRemoteCache = async (config: Config): Promise<CacheClient & { close(): Promise<void> }> => {
+  const { createRemoteCacheClient } = await import('./cache/backends/remote-cache-client.js');
+  return createRemoteCacheClient({ url: config.auction.cache.url, timeoutMs: config.auction.cache.timeout_ms });
+};
+
 /** The analytics modules the configuration enables: file (a path), http (an endpoint), log. */
 const createAnalyticsModules = async (config: Config, logger: Logger, metrics: Metrics): Promise<AnalyticsModule[]> => {
   const modules: AnalyticsModule[] = [];
@@ -222,6 +226,8 @@ const createAnalyticsModules = async (config: Config, logger: Logger, metrics: M
     );
   }
   if (http.endpoint !== '') {
+    // Loaded only when configured, like the Redis client: an HTTP client library is MiBs of heap.
+    const { createHttpModule } = await import('./analytics/modules/http/http-module.js');
     modules.push(
       createHttpModule({
         endpoint: http.endpoint,
