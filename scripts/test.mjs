@@ -42,7 +42,7 @@ ensureDebianPackages([
   { command: 'redis-cli', pkg: 'redis-tools' },
 ]);
 
-// The process tests run the real bin/openbid.js, which needs the compiled dist/.
+// The process tests run the real bin/openbid, which needs the compiled dist/.
 const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createApp, createLogger } from './app.js';
+import { CLI_OPTIONS } from './cli-options.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { redactConfig } from './config/redact.js';
 import type { Config } from './config/schema.js';
@@ -29,7 +30,7 @@ const main = async (): Promise<void> => {
   let args;
   try {
     args = parseArgs({
-      options: { config: { type: 'string', short: 'c' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } },
+      options: CLI_OPTIONS,
       strict: true,
     }).values;
   } catch (err) {

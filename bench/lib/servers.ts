@@ -84,8 +84,8 @@ export const startOpenbid = async (config: Record<string, unknown>): Promise<Ben
   const file = join(mkdtempSync(join(tmpdir(), 'openbid-bench-')), 'config.json');
   const server = { host: '127.0.0.1', port, ...(config.server as object | undefined) };
   writeFileSync(file, JSON.stringify({ logging: { level: 'warn' }, ...config, server }));
-  // The same Node flags as `npm start` and the bin's shebang.
-  const proc = spawn(process.execPath, ['--max-semi-space-size=4', join(root, 'bin/openbid.js'), '--config', file], { env: { ...process.env } });
+  // Through the launcher, as `npm start` runs it: the Node flags follow the configuration.
+  const proc = spawn(join(root, 'bin/openbid'), ['--config', file], { env: { ...process.env } });
   const url = `http://127.0.0.1:${port}`;
   return track('openbid', proc, url, async () => (await fetch(`${url}/status`)).status === 204);
 };

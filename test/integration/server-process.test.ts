@@ -11,6 +11,13 @@ import { runCli, startServerProcess } from '../support/server-process.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
+/** The Node.js flags a running process was started with: its arguments before the script. */
+const nodeArgs = (pid: number | undefined): string[] => {
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  const script = argv.findIndex((a) => a.endsWith('.js'));
+  return argv.slice(1, script);
+};
+
 describe('openbid command line', () => {
   it('--help prints usage and exits 0', async () => {
     const run = runCli(['--help']);
@@ -56,6 +63,8 @@ describe('openbid server process', () => {
       assert.match(log, /"msg":"configuration loaded"/);
       assert.ok(log.includes('redis://user:redacted@127.0.0.1:1'), 'redis URL not redacted');
       assert.ok(!log.includes('hunter2'), 'secret leaked into the log');
+      // The launcher replaced itself with Node, started with the memory store's young generation.
+      assert.deepEqual(nodeArgs(server.proc.pid), ['--max-semi-space-size=4']);
     } finally {
       server.proc.kill('SIGTERM');
       assert.equal(await server.exited, 0);
@@ -118,6 +127,9 @@ describe('openbid server process', () => {
       // /status answers as soon as the first worker listens; wait for the second.
       await waitFor('both workers listening', async () => listening() === 2, 10_000);
       assert.equal(children().length, 2, 'expected two worker processes');
+      // A Redis-backed process gets the larger young generation, and its workers inherit it.
+      assert.deepEqual(nodeArgs(server.proc.pid), ['--max-semi-space-size=16']);
+      for (const child of children()) assert.deepEqual(nodeArgs(Number(child)), ['--max-semi-space-size=16']);
       // New connections are spread over the workers; every read must see every write.
       for (let i = 0; i < 20; i++) {
         const put = await fetch(`${server.baseUrl}/cache`, { method: 'POST', body: JSON.stringify({ puts: [{ type: 'xml', value: `<v${i}/>` }] }), headers: { connection: 'close' } });

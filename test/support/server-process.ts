@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitFor } from './ports.js';
 
-const BIN = new URL('../../bin/openbid.js', import.meta.url).pathname;
+const BIN = new URL('../../bin/openbid', import.meta.url).pathname;
 
 export interface ServerProcess {
   readonly port: number;
@@ -17,7 +17,7 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Runs `bin/openbid.js` with `args`, collecting output; does not wait for anything. */
+/** Runs `bin/openbid` with `args`, collecting output; does not wait for anything. */
 export const runCli = (args: string[], env: Record<string, string> = {}): { proc: ChildProcess; output: () => string; exited: Promise<number | string> } => {
   const proc = spawn(BIN, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
