@@ -14,6 +14,13 @@ describe('stored value format', () => {
     assert.equal(b.buffer.byteLength, 5);
   });
 
+  it('pooled: the same bytes in a slice of the shared pool (for a store that only sends them)', () => {
+    const b = encodeStoredValue('xml', '<VAST>é</VAST>', true);
+    assert.equal(b.toString(), 'xml<VAST>é</VAST>');
+    assert.equal(b.length, 18);
+    assert.ok(b.buffer.byteLength > b.length, 'expected a view into a larger pool buffer');
+  });
+
   it('round-trips type and body', () => {
     for (const [type, text] of [['xml', '<VAST>😀</VAST>'], ['json', '"x"'], ['xml', ''], ['json', 'null'], ['xml', 'json-looking']] as const) {
       const decoded = decodeStoredValue(encodeStoredValue(type, text));
