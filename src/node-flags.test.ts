@@ -11,6 +11,7 @@ describe('nodeFlagsFor', () => {
   it("adds nothing when NODE_OPTIONS sets the young generation itself (the operator's choice wins)", () => {
     assert.deepEqual(nodeFlagsFor('redis', '--max-semi-space-size=64'), []);
     assert.deepEqual(nodeFlagsFor('memory', '--enable-source-maps --max-semi-space-size 8'), []);
+    assert.deepEqual(nodeFlagsFor('redis', '--max_semi_space_size=32'), []);
   });
 
   it('keeps its flag when NODE_OPTIONS holds other flags', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { chainMaybe, mapMaybe } from './maybe-promise.js';
+import { mapMaybe } from './maybe-promise.js';
 
 describe('mapMaybe', () => {
   it('applies the function at once to a value that is here', () => {
@@ -23,15 +23,15 @@ describe('mapMaybe', () => {
   });
 });
 
-describe('chainMaybe', () => {
+describe('mapMaybe with a step that may answer with a promise', () => {
   it('answers directly only when both steps do', async () => {
-    assert.equal(chainMaybe(2, (n) => n + 1), 3);
-    const later = chainMaybe(2, (n) => Promise.resolve(n + 1));
+    assert.equal(mapMaybe(2, (n) => n + 1), 3);
+    const later = mapMaybe(2, (n) => Promise.resolve(n + 1));
     assert.ok(later instanceof Promise);
     assert.equal(await later, 3);
-    const first = chainMaybe(Promise.resolve(2), (n) => n + 1);
+    const first = mapMaybe(Promise.resolve(2), (n) => n + 1);
     assert.ok(first instanceof Promise);
     assert.equal(await first, 3);
-    assert.equal(await chainMaybe(Promise.resolve(2), (n) => Promise.resolve(n * 5)), 10, 'a promise from fn is not nested');
+    assert.equal(await mapMaybe(Promise.resolve(2), (n) => Promise.resolve(n * 5)), 10, 'a promise from fn is not nested');
   });
 });

@@ -5,12 +5,9 @@
  */
 export type MaybePromise<T> = T | Promise<T>;
 
-/** `fn` applied to the value, now if it is here, else when the promise resolves. */
-export const mapMaybe = <T, U>(value: MaybePromise<T>, fn: (v: T) => U): MaybePromise<U> => (value instanceof Promise ? value.then(fn) : fn(value));
-
 /**
- * `fn`, which may itself answer with a promise, applied like {@link mapMaybe}: the result is a
- * value only when both steps answered directly.
+ * `fn` applied to the value, now if it is here, else when the promise resolves. `fn` may itself
+ * answer with a promise: the result is a value only when both steps answered directly.
  */
-export const chainMaybe = <T, U>(value: MaybePromise<T>, fn: (v: T) => MaybePromise<U>): MaybePromise<U> =>
+export const mapMaybe = <T, U>(value: MaybePromise<T>, fn: (v: T) => MaybePromise<U>): MaybePromise<U> =>
   value instanceof Promise ? value.then(fn) : fn(value);

@@ -1,7 +1,7 @@
 import type { CacheClient } from '../cache/cache-client.js';
 import type { CachedValue } from '../cache/cache-service.js';
 import { AppError, ErrorCode } from '../core/app-error.js';
-import { chainMaybe } from '../core/maybe-promise.js';
+import { mapMaybe } from '../core/maybe-promise.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { AccountResolver } from '../stored/account.js';
@@ -53,7 +53,7 @@ export const createVtrackService = (opts: VtrackServiceOptions) => {
      */
     put(account: string | undefined, body: string): MaybePromise<string[]> {
       const request = parseTrackRequest(account, body);
-      return chainMaybe(opts.resolveAccount(request.account), (resolved) => {
+      return mapMaybe(opts.resolveAccount(request.account), (resolved) => {
         if (!resolved.events.enabled) throw new AppError(ErrorCode.UNAUTHORIZED, `Account '${request.account}' doesn't support events`);
         const cachePuts = request.puts.map((put) => {
           const result = insertImpression(put.value, impressionUrl(request.account, put));
