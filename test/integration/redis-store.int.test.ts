@@ -37,19 +37,20 @@ describe('redis store on a single node', () => {
     return { store, cleanup: () => store.close() };
   });
 
-  it('stores with the given key, the bytes as given and an EX TTL', async () => {
+  it('stores with the given key, the bytes as given and an EX TTL', async (t) => {
     const { store } = await openStore({ url: redis.url });
+    t.after(() => store.close());
     const key = `plain-${randomUUID()}`;
     await store.putMany([{ key, value: Buffer.from('xml<VAST/>'), ttlSeconds: 42 }], { createOnly: true });
     const raw = redis.admin;
     assert.equal(await raw.get(key), 'xml<VAST/>');
     const ttl = await raw.ttl(key);
     assert.ok(ttl > 40 && ttl <= 42, `ttl ${ttl}`);
-    await store.close();
   });
 
-  it('fails a call on a hung Redis within its deadline, and undoes a write that lands late', async () => {
+  it('fails a call on a hung Redis within its deadline, and undoes a write that lands late', async (t) => {
     const { store } = await openStore({ url: redis.url });
+    t.after(() => store.close());
     const key = `late-${randomUUID()}`;
     redis.pause();
     try {
@@ -64,11 +65,11 @@ describe('redis store on a single node', () => {
     // The SET was already on the wire; the undo queued behind it removes it once Redis wakes up.
     const raw = redis.admin;
     await waitFor('late write undone', async () => (await raw.exists(key)) === 0, 3000);
-    await store.close();
   });
 
-  it('applies a multi-entry batch as one transaction', async () => {
+  it('applies a multi-entry batch as one transaction', async (t) => {
     const { store } = await openStore({ url: redis.url });
+    t.after(() => store.close());
     const raw = redis.admin;
     const keys = [randomUUID(), randomUUID(), randomUUID()];
     // With no memory to spare, Redis refuses the queued writes and discards the whole transaction.
@@ -79,7 +80,6 @@ describe('redis store on a single node', () => {
       await raw.configSet('maxmemory', '0');
     }
     for (const k of keys) assert.equal(await raw.exists(k), 0);
-    await store.close();
   });
 });
 
@@ -144,8 +144,9 @@ describe('redis store on a 3-master cluster', () => {
 
   const masters = () => Promise.all(cluster.nodes.map((n) => adminClient(Number(n.split(':')[1]))));
 
-  it('spreads keys over the masters', async () => {
+  it('spreads keys over the masters', async (t) => {
     const { store, client } = await openStore({ clusterNodes: cluster.nodes });
+    t.after(() => store.close());
     assert.ok(client.isCluster);
     const keys = Array.from({ length: 30 }, () => randomUUID());
     await store.putMany(keys.map((k) => entry(k, 'v')), { createOnly: true });
@@ -154,12 +155,33 @@ describe('redis store on a 3-master cluster', () => {
     for (const n of nodes) n.destroy();
     assert.equal(counts.length, 3);
     assert.ok(counts.every((c) => c > 0), `keys per master: ${counts.join(',')}`);
-    await store.close();
   });
 
-  it('leaves none of a batch readable when one master hangs', async () => {
+  /** `count` fresh keys whose hash slots the master `index` serves, asked of that master itself. */
+  const keysServedBy = async (index: number, count: number): Promise<string[]> => {
+    const node = await adminClient(Number(cluster.nodes[index]?.split(':')[1]));
+    try {
+      const myId = await node.clusterMyId();
+      const ranges = (await node.clusterSlots()).filter((r) => r.master.id === myId);
+      const keys: string[] = [];
+      // Each master serves about a third of the slots, so this ends after ~3 tries per key; the bound is a guard.
+      for (let tries = 0; keys.length < count && tries < 1000; tries++) {
+        const key = randomUUID();
+        const slot = await node.clusterKeySlot(key);
+        if (ranges.some((r) => slot >= r.from && slot <= r.to)) keys.push(key);
+      }
+      assert.equal(keys.length, count, `master ${index} serves no slot`);
+      return keys;
+    } finally {
+      node.destroy();
+    }
+  };
+
+  it('leaves none of a batch readable when one master hangs', async (t) => {
     const { store } = await openStore({ clusterNodes: cluster.nodes });
-    const keys = Array.from({ length: 12 }, () => randomUUID());
+    t.after(() => store.close());
+    // The batch must touch the hung master as well as the others: random keys alone miss it ~1 time in 130.
+    const keys = [...(await keysServedBy(0, 3)), ...Array.from({ length: 9 }, () => randomUUID())];
     cluster.pauseNode(0);
     try {
       await assert.rejects(async () => store.putMany(keys.map((k) => entry(k, 'v')), { createOnly: true }), isBackendError('BACKEND_TIMEOUT'));
@@ -175,6 +197,5 @@ describe('redis store on a 3-master cluster', () => {
         for (const n of nodes) n.destroy();
       }
     }, 5000);
-    await store.close();
   });
 });
