@@ -76,6 +76,7 @@ describe('the file module under SIGTERM', () => {
     const agent = new Agent({ connections: 32, pipelining: 1 });
     const acknowledged = new Set<string>();
     let sent = 0;
+    let settled = 0;
     let stop = false;
     const worker = async (w: number): Promise<void> => {
       for (let i = 0; i < 400 && !stop; i++) {
@@ -87,11 +88,15 @@ describe('the file module under SIGTERM', () => {
           if (res.statusCode === 200) acknowledged.add(bid);
         } catch {
           stop = true; // the server has stopped accepting
+        } finally {
+          settled++;
         }
       }
     };
     const load = Promise.all(Array.from({ length: 32 }, (_, w) => worker(w)));
     await waitFor('some events acknowledged', async () => acknowledged.size >= 500, 10_000);
+    // Requests sent and not yet answered when the signal goes: the shutdown must not lose theirs.
+    const inFlightAtSignal = sent - settled;
     server.proc.kill('SIGTERM');
     await load;
     const code = await server.exited;
@@ -101,6 +106,8 @@ describe('the file module under SIGTERM', () => {
     const lost = [...acknowledged].filter((b) => !written.has(b));
     assert.deepEqual(lost, [], `${lost.length} acknowledged events missing from the file`);
     assert.ok(written.size >= acknowledged.size && written.size <= sent, `${written.size} lines, ${acknowledged.size} acknowledged, ${sent} sent`);
-    assert.ok(acknowledged.size > 500, `only ${acknowledged.size} events were acknowledged before shutdown`);
+    // Those still unread by the server may be refused (the client sees an error, not an ack), so
+    // the check is that the signal came mid-load, not how many of them were answered.
+    assert.ok(inFlightAtSignal > 0, 'SIGTERM came with no request in flight');
   });
 });
