@@ -95,7 +95,7 @@ describe('the file module under SIGTERM', () => {
     };
     const load = Promise.all(Array.from({ length: 32 }, (_, w) => worker(w)));
     await waitFor('some events acknowledged', async () => acknowledged.size >= 500, 10_000);
-    // Requests sent and not yet answered when the signal goes: the shutdown must not lose theirs.
+    // Requests sent and not yet answered when the signal goes.
     const inFlightAtSignal = sent - settled;
     server.proc.kill('SIGTERM');
     await load;
