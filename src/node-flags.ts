@@ -15,8 +15,8 @@ export const SEMI_SPACE_MIB: Readonly<Record<CacheBackendType, number>> = { memo
  * - Redis: 16 MiB. Every request waits for Redis with its objects alive, and each scavenge copies
  *   all of them; scavenging a quarter as often measured +25% on `GET /cache` (README, "Performance").
  *
- * An operator's own `--max-semi-space-size` (or V8's `--max_semi_space_size`) in `NODE_OPTIONS` wins: then nothing is added (a flag
- * on the command line would override the environment's).
+ * An operator's own `--max-semi-space-size` (or V8's `--max_semi_space_size`) in `NODE_OPTIONS`
+ * wins: then nothing is added (a flag on the command line would override the environment's).
  */
 export const nodeFlagsFor = (backend: CacheBackendType, nodeOptions = ''): string[] =>
   /(^|\s)--max[-_]semi[-_]space[-_]size[=\s]/.test(nodeOptions) ? [] : [`--max-semi-space-size=${SEMI_SPACE_MIB[backend]}`];
