@@ -164,7 +164,7 @@ const createCacheStore = async (config: Config, logger: Logger, metrics: Metrics
 };
 
 /**
- * One store per storage application: memory applications get an LRU of their own; Redis
+ * One store per storage application: memory applications get a memory store of their own; Redis
  * applications naming the same host, port and password share one connection (each keeps its own
  * key namespace inside the storage service).
  */

@@ -51,8 +51,6 @@ const CREATE_ONLY = { createOnly: true } as const;
 
 export const createCacheService = (opts: CacheServiceOptions): CacheService => {
   const { store, limits, ids } = opts;
-  // A memory store keeps the buffer it is given; Redis only sends it, so a pooled one will do.
-  const pooled = store.kind !== 'memory';
   const puts = opts.metrics.counter({
     name: 'openbid_cache_puts_total',
     help: 'Values put through /cache and internal clients, by type and result.',
@@ -75,7 +73,7 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
   /** Writes valid puts: directly when the store answers directly, else with a promise. */
   const write = (valid: readonly CachePut[]): MaybePromise<string[]> => {
     const uuids = valid.map((p) => p.key ?? ids.uuid());
-    const entries = valid.map((p, i) => ({ key: uuids[i] as string, value: encodeStoredValue(p.type, p.value, pooled), ttlSeconds: p.ttlSeconds }));
+    const entries = valid.map((p, i) => ({ key: uuids[i] as string, value: encodeStoredValue(p.type, p.value), ttlSeconds: p.ttlSeconds }));
     const failed = (err: unknown): never => {
       for (const p of valid) countPut(p.type, 'error');
       throw backendError(err, 'timeout writing value to the backend.', 'error writing value to the backend.');

@@ -11,22 +11,16 @@ export const CONTENT_TYPES: Readonly<Record<ValueType, string>> = {
 const PREFIX_XML = Buffer.from('xml');
 const PREFIX_JSON = Buffer.from('json');
 
-/**
- * The stored form of a value: type prefix + UTF-8 text. `pooled` (for a store that only sends the
- * bytes on, like Redis) may place it in Node's shared buffer pool; see `prefixedText`.
- */
-export const encodeStoredValue = (type: ValueType, text: string, pooled = false): Buffer =>
-  prefixedText(type === 'xml' ? PREFIX_XML : PREFIX_JSON, text, pooled);
+/** The stored form of a value: type prefix + UTF-8 text. */
+export const encodeStoredValue = (type: ValueType, text: string): Buffer => prefixedText(type === 'xml' ? PREFIX_XML : PREFIX_JSON, text);
 
 /**
- * `prefix` followed by the UTF-8 bytes of `text`, in one exactly-sized buffer. By default a buffer
- * of its own, not a slice of Node's shared pool: a long-lived entry (memory store) must not pin a
- * pool slab, and V8 counts it as external memory it collects promptly. `pooled` takes a pool slice
- * instead (~1 µs less per 1 KB value), for a buffer that lives only until it is written to a socket.
+ * `prefix` followed by the UTF-8 bytes of `text`, in one exactly-sized buffer. It may be a slice
+ * of Node's shared pool: stores copy what they keep (memory) or only send it (Redis), so the
+ * buffer lives only until the write returns.
  */
-export const prefixedText = (prefix: Buffer, text: string, pooled = false): Buffer => {
-  const size = prefix.length + Buffer.byteLength(text, 'utf8');
-  const out = pooled ? Buffer.allocUnsafe(size) : Buffer.allocUnsafeSlow(size);
+export const prefixedText = (prefix: Buffer, text: string): Buffer => {
+  const out = Buffer.allocUnsafe(prefix.length + Buffer.byteLength(text, 'utf8'));
   prefix.copy(out, 0);
   out.write(text, prefix.length, 'utf8');
   return out;

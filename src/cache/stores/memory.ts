@@ -1,42 +1,76 @@
-import { LRUCache } from 'lru-cache';
 import { AppError, ErrorCode } from '../../core/app-error.js';
 import type { CacheStore, StoreEntry } from '../cache-store.js';
+import { createRingSegment, entryBytes, hashKey } from './ring-segment.js';
+import type { RingSegment } from './ring-segment.js';
 
 export interface MemoryStoreOptions {
-  /** Upper bound of the bytes this store accounts for, entries and their bookkeeping. */
+  /** Upper bound of the bytes this store takes: its rings and their indexes. */
   readonly maxSizeBytes: number;
-  /** Time source in ms, for tests; defaults to lru-cache's own clock. */
+  /** Time source in ms, for tests; defaults to `Date.now`. */
   readonly now?: () => number;
+  /** The largest ring of one segment; smaller only in tests, to exercise several segments. */
+  readonly maxSegmentRingBytes?: number;
 }
 
+/** The part of `maxSizeBytes` given to the indexes; an entry costs 16 bytes of index at most. */
+const INDEX_SHARE = 1 / 8;
 /**
- * What one entry costs beyond its key and value bytes: the Map slot, lru-cache's index arrays,
- * the Buffer object and its backing-store header. Counting it keeps RSS near `maxSizeBytes` even
- * when values are small.
+ * The largest ring of one segment. Larger stores are split into segments chosen by key hash, so
+ * offsets stay 31-bit integers and no single Buffer comes near Node's size limit.
  */
-const ENTRY_OVERHEAD_BYTES = 320;
+const MAX_SEGMENT_RING_BYTES = 2 ** 30;
 
 /**
- * An in-process store: least recently used entries are evicted once `maxSizeBytes` is reached,
- * expired ones are dropped when read or when eviction reaches them. Reads and writes answer
- * directly (no promise), so a batch is trivially atomic.
+ * An in-process store kept in ring segments (`ring-segment.ts`): values live in a few large
+ * buffers the garbage collector never walks, and the oldest entries are evicted first once
+ * `maxSizeBytes` is reached; expired ones are dropped when read or when eviction reaches them.
+ * Reads and writes answer directly (no promise), so a batch is trivially atomic.
  */
 export const createMemoryStore = (opts: MemoryStoreOptions): CacheStore => {
-  const lru = new LRUCache<string, Buffer>({
-    maxSize: opts.maxSizeBytes,
-    sizeCalculation: (value, key) => value.length + key.length * 2 + ENTRY_OVERHEAD_BYTES,
-    // No timers: expiry is checked on read, eviction keeps memory bounded.
-    ttlAutopurge: false,
-    allowStale: false,
-    // Read the clock on every check rather than caching it behind a 1 ms timer.
-    ttlResolution: 0,
-    updateAgeOnGet: false,
-    ...(opts.now ? { perf: { now: opts.now } } : {}),
-  });
+  const indexBytes = Math.floor(opts.maxSizeBytes * INDEX_SHARE);
+  const ringBytes = opts.maxSizeBytes - indexBytes;
+  const count = Math.ceil(ringBytes / (opts.maxSegmentRingBytes ?? MAX_SEGMENT_RING_BYTES));
+  let segments: readonly RingSegment[] = Array.from({ length: count }, () =>
+    createRingSegment({ ringBytes: Math.floor(ringBytes / count), indexBytes: Math.floor(indexBytes / count) }),
+  );
+  const now = opts.now ?? Date.now;
   let closed = false;
 
   const ensureOpen = (): void => {
     if (closed) throw new AppError(ErrorCode.BACKEND_FAILURE, 'memory store is closed');
+  };
+
+  // The top bits of the hash pick the segment; the index inside it uses the low bits.
+  const segmentIndex = (hash: number): number => (count === 1 ? 0 : Math.floor((hash / 2 ** 32) * count));
+  const segmentOf = (hash: number): RingSegment => segments[segmentIndex(hash)] as RingSegment;
+
+  /**
+   * Refuses a batch that would not stay whole: one whose entries, with the filler a wrap may
+   * leave, would not fit a segment's ring or index together, so a later entry would evict an
+   * earlier one of the same batch.
+   */
+  const checkFits = (entries: readonly StoreEntry[], hashes: readonly number[], keyBytes: readonly number[]): void => {
+    const bytes = new Array<number>(count).fill(0);
+    const largest = new Array<number>(count).fill(0);
+    const entriesIn = new Array<number>(count).fill(0);
+    for (let i = 0; i < entries.length; i++) {
+      const s = segmentIndex(hashes[i] as number);
+      const size = entryBytes(keyBytes[i] as number, (entries[i] as StoreEntry).value.length);
+      bytes[s] = (bytes[s] as number) + size;
+      largest[s] = Math.max(largest[s] as number, size);
+      entriesIn[s] = (entriesIn[s] as number) + 1;
+    }
+    for (let s = 0; s < count; s++) {
+      const segment = segments[s] as RingSegment;
+      if ((entriesIn[s] as number) === 0) continue;
+      const ringNeed = entries.length === 1 ? (bytes[s] as number) : (bytes[s] as number) + (largest[s] as number);
+      if (ringNeed > segment.capacity || (entriesIn[s] as number) > segment.maxEntries) {
+        throw new AppError(
+          ErrorCode.BACKEND_FAILURE,
+          `memory store: a batch of ${entries.length} value(s), ${bytes[s]} bytes in one segment, does not fit max_size_bytes ${opts.maxSizeBytes}`,
+        );
+      }
+    }
   };
 
   return {
@@ -44,32 +78,34 @@ export const createMemoryStore = (opts: MemoryStoreOptions): CacheStore => {
     // Answered directly, without a promise: this read is the whole of a GET /cache hit.
     get: (key) => {
       ensureOpen();
-      return lru.get(key);
+      const hash = hashKey(key);
+      return segmentOf(hash).get(key, hash, now());
     },
     // Answered directly too: on POST /cache the promise hops cost more than the write.
-    putMany: (entries: readonly StoreEntry[], { createOnly }) => {
+    putMany: (entries, { createOnly }) => {
       ensureOpen();
-      return entries.map((e) => {
-        if (createOnly && lru.has(e.key)) return false;
-        lru.set(e.key, ownBuffer(e.value), { ttl: e.ttlSeconds * 1000 });
+      const hashes = entries.map((e) => hashKey(e.key));
+      const keyBytes = entries.map((e) => Buffer.byteLength(e.key, 'utf8'));
+      checkFits(entries, hashes, keyBytes);
+      const t = now();
+      return entries.map((e, i) => {
+        const hash = hashes[i] as number;
+        const segment = segmentOf(hash);
+        if (createOnly && segment.has(e.key, hash, t)) return false;
+        segment.set(e.key, keyBytes[i] as number, hash, e.value, t + e.ttlSeconds * 1000);
         return true;
       });
     },
     delete: async (keys) => {
       ensureOpen();
-      for (const k of keys) lru.delete(k);
+      for (const key of keys) {
+        const hash = hashKey(key);
+        segmentOf(hash).delete(key, hash);
+      }
     },
     close: async () => {
       closed = true;
-      lru.clear();
+      segments = [];
     },
   };
-};
-
-/** A buffer that views part of a larger allocation would keep all of it alive; copy those. */
-const ownBuffer = (value: Buffer): Buffer => {
-  if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) return value;
-  const copy = Buffer.allocUnsafeSlow(value.length);
-  value.copy(copy);
-  return copy;
 };

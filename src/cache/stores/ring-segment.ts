@@ -1,0 +1,259 @@
+/**
+ * One segment of the memory store: a fixed ring of bytes holding entries back to back, oldest
+ * first, and an open-addressing index from key to entry offset kept in two typed arrays.
+ *
+ * Why not one JS object per entry (lru-cache): every cache write makes a value that lives for
+ * minutes. Held as a Buffer and a key string per entry, each one is promoted through the young
+ * generation and then marked on every full collection, which cost about a fifth of `POST /cache`
+ * throughput (README, "Performance"). Here an entry is bytes in one large buffer and two numbers
+ * in the index, so the garbage collector never sees it.
+ *
+ * Entry layout, 8-byte aligned: a 24-byte header (size with a filler flag in its low bits, key
+ * hash, key bytes, value bytes, expiry as a float64 in ms), the key in UTF-8, the value. When an
+ * entry does not fit before the end of the ring, the rest of the ring becomes a filler and the
+ * entry starts at 0. Writing evicts the oldest entries (first in, first out) until there is room.
+ *
+ * Not safe to hand out views: the bytes of an evicted entry are overwritten by the next writes, so
+ * reads return a copy.
+ */
+export interface RingSegment {
+  /** A copy of the value of `key`, or undefined when it is absent or expired at `now`. */
+  get(key: string, hash: number, now: number): Buffer | undefined;
+  /** Whether `key` is present and not expired at `now`. */
+  has(key: string, hash: number, now: number): boolean;
+  /**
+   * Writes `key` (its UTF-8 length is `keyBytes`), replacing any entry of the same key, evicting
+   * the oldest entries as needed. The caller checks first that it fits (`entryBytes` ≤ `capacity`).
+   */
+  set(key: string, keyBytes: number, hash: number, value: Buffer, expiresAt: number): void;
+  /** Removes `key` and zeroes its bytes; a missing key is no error. */
+  delete(key: string, hash: number): void;
+  /** Ring bytes: the largest entry that fits. */
+  readonly capacity: number;
+  /** Most entries held at once (the index never grows past twice this many slots). */
+  readonly maxEntries: number;
+  /** Entries currently indexed (expired ones included until read or evicted). */
+  size(): number;
+}
+
+export interface RingSegmentOptions {
+  /** Bytes of the ring; rounded down to a multiple of 8. */
+  readonly ringBytes: number;
+  /** Bytes the index may take (8 per slot, at most half the slots used). */
+  readonly indexBytes: number;
+}
+
+const HEADER_BYTES = 24;
+const FILLER = 1;
+const SIZE_MASK = ~7;
+// Header fields, in 32-bit words from the entry start; the expiry is the third float64.
+const W_SIZE = 0;
+const W_HASH = 1;
+const W_KEY_BYTES = 2;
+const W_VALUE_BYTES = 3;
+const F_EXPIRES = 2;
+const FIRST_SLOTS = 64;
+
+const align8 = (n: number): number => (n + 7) & SIZE_MASK;
+
+/** Bytes an entry takes in a ring: header, key and value, rounded up to 8. */
+export const entryBytes = (keyBytes: number, valueBytes: number): number => align8(HEADER_BYTES + keyBytes + valueBytes);
+
+/**
+ * 32-bit FNV-1a over the UTF-16 code units of `key`: cheap for the 36-character UUIDs that most
+ * keys are, and equal strings always hash alike whatever their encoding in the ring.
+ */
+export const hashKey = (key: string): number => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+};
+
+const largestPowerOfTwoAtMost = (n: number): number => 2 ** Math.floor(Math.log2(Math.max(n, 1)));
+
+export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
+  const capacity = Math.floor(opts.ringBytes / 8) * 8;
+  const maxSlots = Math.max(largestPowerOfTwoAtMost(opts.indexBytes / 8), 2);
+  const maxEntries = maxSlots / 2;
+  // A buffer of its own (not pooled) starting at offset 0, so the typed views below are aligned;
+  // its pages become resident only as the ring first reaches them.
+  const ring = Buffer.allocUnsafeSlow(capacity);
+  const words = new Uint32Array(ring.buffer, ring.byteOffset, capacity / 4);
+  const times = new Float64Array(ring.buffer, ring.byteOffset, capacity / 8);
+
+  let head = 0; // where the next entry goes
+  let tail = 0; // the oldest entry (or filler)
+  let used = 0; // bytes from tail to head, fillers included
+  let count = 0; // indexed entries
+
+  // Slot i holds an entry's offset + 1 (0 = empty) and its key hash; linear probing.
+  let slots = Math.min(FIRST_SLOTS, maxSlots);
+  let mask = slots - 1;
+  let hashes = new Uint32Array(slots);
+  let offsets = new Uint32Array(slots);
+
+  const keyMatches = (offset: number, key: string): boolean => {
+    const keyBytes = words[(offset >> 2) + W_KEY_BYTES] as number;
+    const start = offset + HEADER_BYTES;
+    if (keyBytes === key.length) {
+      let ascii = true;
+      for (let i = 0; i < keyBytes; i++) {
+        const c = key.charCodeAt(i);
+        // A non-ASCII character may match a byte of another character's UTF-8: compare encodings.
+        if (c >= 0x80) {
+          ascii = false;
+          break;
+        }
+        if (c !== ring[start + i]) return false;
+      }
+      if (ascii) return true;
+    }
+    const encoded = Buffer.from(key, 'utf8');
+    return encoded.length === keyBytes && ring.compare(encoded, 0, keyBytes, start, start + keyBytes) === 0;
+  };
+
+  /** The slot of `key`, or -1. */
+  const find = (key: string, hash: number): number => {
+    for (let i = hash & mask; ; i = (i + 1) & mask) {
+      const o = offsets[i] as number;
+      if (o === 0) return -1;
+      if (hashes[i] === hash && keyMatches(o - 1, key)) return i;
+    }
+  };
+
+  const place = (hash: number, offset: number): void => {
+    let i = hash & mask;
+    while (offsets[i] !== 0) i = (i + 1) & mask;
+    hashes[i] = hash;
+    offsets[i] = offset + 1;
+  };
+
+  const grow = (): void => {
+    const oldHashes = hashes;
+    const oldOffsets = offsets;
+    slots *= 2;
+    mask = slots - 1;
+    hashes = new Uint32Array(slots);
+    offsets = new Uint32Array(slots);
+    for (let i = 0; i < oldOffsets.length; i++) if (oldOffsets[i] !== 0) place(oldHashes[i] as number, (oldOffsets[i] as number) - 1);
+  };
+
+  /** Empties slot `i`, shifting back the entries probed past it so every lookup still finds them. */
+  const removeSlot = (i: number): void => {
+    let hole = i;
+    for (let j = (i + 1) & mask; offsets[j] !== 0; j = (j + 1) & mask) {
+      const home = (hashes[j] as number) & mask;
+      // Entry j may fill the hole unless its home lies cyclically in (hole, j].
+      const homeBetween = hole <= j ? home > hole && home <= j : home > hole || home <= j;
+      if (!homeBetween) {
+        hashes[hole] = hashes[j] as number;
+        offsets[hole] = offsets[j] as number;
+        hole = j;
+      }
+    }
+    offsets[hole] = 0;
+    count--;
+  };
+
+  /** Removes the entry in slot `i` and zeroes its key and value, so deleted data does not linger. */
+  const forget = (i: number): void => {
+    const offset = (offsets[i] as number) - 1;
+    const w = offset >> 2;
+    ring.fill(0, offset + HEADER_BYTES, offset + HEADER_BYTES + (words[w + W_KEY_BYTES] as number) + (words[w + W_VALUE_BYTES] as number));
+    removeSlot(i);
+  };
+
+  /** Drops the oldest entry or filler from the ring (and from the index, if still indexed there). */
+  const evictOldest = (): void => {
+    const w = tail >> 2;
+    const header = words[w + W_SIZE] as number;
+    if ((header & FILLER) === 0) {
+      const hash = words[w + W_HASH] as number;
+      for (let i = hash & mask; offsets[i] !== 0; i = (i + 1) & mask) {
+        if (offsets[i] === tail + 1) {
+          removeSlot(i);
+          break;
+        }
+      }
+    }
+    const size = header & SIZE_MASK;
+    tail += size;
+    if (tail === capacity) tail = 0;
+    used -= size;
+  };
+
+  /** Evicts until the `bytes` after `head` are free (the free space always runs from head to tail). */
+  const reserve = (bytes: number): void => {
+    while (capacity - used < bytes) evictOldest();
+  };
+
+  const valueStart = (offset: number): number => offset + HEADER_BYTES + (words[(offset >> 2) + W_KEY_BYTES] as number);
+
+  /** The live slot of `key` at `now`, or -1; an expired entry found on the way is forgotten. */
+  const live = (key: string, hash: number, now: number): number => {
+    const i = find(key, hash);
+    if (i === -1) return -1;
+    const offset = (offsets[i] as number) - 1;
+    if ((times[(offset >> 3) + F_EXPIRES] as number) > now) return i;
+    forget(i);
+    return -1;
+  };
+
+  return {
+    capacity,
+    maxEntries,
+    size: () => count,
+
+    get: (key, hash, now) => {
+      const i = live(key, hash, now);
+      if (i === -1) return undefined;
+      const offset = (offsets[i] as number) - 1;
+      const start = valueStart(offset);
+      const out = Buffer.allocUnsafe(words[(offset >> 2) + W_VALUE_BYTES] as number);
+      ring.copy(out, 0, start, start + out.length);
+      return out;
+    },
+
+    has: (key, hash, now) => live(key, hash, now) !== -1,
+
+    set: (key, keyBytes, hash, value, expiresAt) => {
+      const size = entryBytes(keyBytes, value.length);
+      if (size > capacity) throw new RangeError(`an entry of ${size} bytes does not fit a ring of ${capacity}`);
+      const existing = find(key, hash);
+      if (existing !== -1) forget(existing);
+      if (head + size > capacity) {
+        const rest = capacity - head;
+        reserve(rest);
+        words[head >> 2] = rest | FILLER;
+        used += rest;
+        head = 0;
+      }
+      reserve(size);
+      while (count >= maxEntries) evictOldest();
+      if (count + 1 > slots / 2) grow();
+
+      const w = head >> 2;
+      words[w + W_SIZE] = size;
+      words[w + W_HASH] = hash;
+      words[w + W_KEY_BYTES] = keyBytes;
+      words[w + W_VALUE_BYTES] = value.length;
+      times[(head >> 3) + F_EXPIRES] = expiresAt;
+      ring.write(key, head + HEADER_BYTES, keyBytes, 'utf8');
+      value.copy(ring, head + HEADER_BYTES + keyBytes);
+      place(hash, head);
+      count++;
+
+      head += size;
+      if (head === capacity) head = 0;
+      used += size;
+    },
+
+    delete: (key, hash) => {
+      const i = find(key, hash);
+      if (i !== -1) forget(i);
+    },
+  };
+};
