@@ -7,7 +7,7 @@ import type { CacheStore } from './cache-store.js';
 import { parsePutRequest, validatePuts } from './put-request.js';
 import { isReservedKey } from './reserved-keys.js';
 import type { CacheLimits, CachePut, CachePutInput } from './put-request.js';
-import { decodeStoredValue, encodeStoredValue } from './stored-value.js';
+import { createReusableEncoder, decodeStoredValue, encodeStoredValue } from './stored-value.js';
 import type { ValueType } from './stored-value.js';
 
 export interface CacheServiceOptions {
@@ -51,6 +51,9 @@ const CREATE_ONLY = { createOnly: true } as const;
 
 export const createCacheService = (opts: CacheServiceOptions): CacheService => {
   const { store, limits, ids } = opts;
+  // Writes are synchronous on a store that copies, so one buffer serves every batch in turn.
+  const reusable = store.copiesOnPut ? createReusableEncoder() : undefined;
+  const encode = reusable ? reusable.encode : encodeStoredValue;
   const puts = opts.metrics.counter({
     name: 'openbid_cache_puts_total',
     help: 'Values put through /cache and internal clients, by type and result.',
@@ -73,7 +76,8 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
   /** Writes valid puts: directly when the store answers directly, else with a promise. */
   const write = (valid: readonly CachePut[]): MaybePromise<string[]> => {
     const uuids = valid.map((p) => p.key ?? ids.uuid());
-    const entries = valid.map((p, i) => ({ key: uuids[i] as string, value: encodeStoredValue(p.type, p.value), ttlSeconds: p.ttlSeconds }));
+    reusable?.reset();
+    const entries = valid.map((p, i) => ({ key: uuids[i] as string, value: encode(p.type, p.value), ttlSeconds: p.ttlSeconds }));
     const failed = (err: unknown): never => {
       for (const p of valid) countPut(p.type, 'error');
       throw backendError(err, 'timeout writing value to the backend.', 'error writing value to the backend.');

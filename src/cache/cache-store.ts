@@ -39,6 +39,12 @@ import type { MaybePromise } from '../core/maybe-promise.js';
 export interface CacheStore {
   /** Short name used in metrics and logs (`memory`, `redis`). */
   readonly kind: string;
+  /**
+   * True when `putMany` has copied the entries' bytes by the time it answers (an in-process
+   * store), so the caller may reuse their buffers at once; false when it may still read them
+   * later (a network store writing them to a socket).
+   */
+  readonly copiesOnPut: boolean;
   get(key: string): MaybePromise<Buffer | undefined>;
   putMany(entries: readonly StoreEntry[], opts: PutManyOptions): MaybePromise<boolean[]>;
   delete(keys: readonly string[]): Promise<void>;

@@ -57,6 +57,7 @@ export const instrumentStore = (inner: CacheStore, opts: { metrics: Metrics; log
 
   return {
     kind: inner.kind,
+    copiesOnPut: inner.copiesOnPut,
     get: (key) => timed('get', () => inner.get(key)),
     putMany: (entries, o) => timed('put', () => inner.putMany(entries, o)),
     delete: (keys) => timed('delete', () => inner.delete(keys)),

@@ -63,6 +63,10 @@ describe('parsePutRequest', () => {
     assert.equal(parsePutRequest(body({ type: 'xml', value: 'x'.repeat(100) }), limits).length, 1);
     rejects(body({ type: 'xml', value: 'a' }, { type: 'xml', value: 'é'.repeat(51) }), 'POST /cache element 1 exceeded max size: Payload size 102 exceeded max 100');
     rejects(body({ type: 'json', value: 'x'.repeat(99) }), 'POST /cache element 0 exceeded max size: Payload size 101 exceeded max 100');
+    // Three-byte characters, at the limit and one character over it.
+    assert.equal(parsePutRequest(body({ type: 'xml', value: '€'.repeat(33) }), limits).length, 1);
+    rejects(body({ type: 'xml', value: '€'.repeat(34) }), 'POST /cache element 0 exceeded max size: Payload size 102 exceeded max 100');
+    assert.equal(parsePutRequest(body({ type: 'xml', value: 'é'.repeat(50) }), limits).length, 1);
   });
 
   it('rejects more puts than allowed, before looking at any', () => {

@@ -99,9 +99,10 @@ const validatePut = (
     return fail(`Type must be one of ["json", "xml"]. Found '${describeScalar(type)}'`);
   }
   const value = textOf(type);
-  const size = Buffer.byteLength(value, 'utf8');
-  if (size > limits.maxSizeBytes) {
-    fail(`POST /cache element ${index} exceeded max size: Payload size ${size} exceeded max ${limits.maxSizeBytes}`);
+  // UTF-8 takes at most 3 bytes per UTF-16 code unit, so a short value needs no counting.
+  if (value.length * 3 > limits.maxSizeBytes) {
+    const size = Buffer.byteLength(value, 'utf8');
+    if (size > limits.maxSizeBytes) fail(`POST /cache element ${index} exceeded max size: Payload size ${size} exceeded max ${limits.maxSizeBytes}`);
   }
   const key = limits.allowSettingKeys ? validKey(put.key, limits.maxKeyLength) : undefined;
   return key === undefined ? { type, value, ttlSeconds } : { type, value, ttlSeconds, key };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeStoredValue, encodeStoredValue } from './stored-value.js';
+import { createReusableEncoder, decodeStoredValue, encodeStoredValue } from './stored-value.js';
 
 describe('stored value format', () => {
   it('prefixes the type as Prebid Cache does', () => {
@@ -12,6 +12,29 @@ describe('stored value format', () => {
     const b = encodeStoredValue('xml', '<VAST>é</VAST>');
     assert.equal(b.toString(), 'xml<VAST>é</VAST>');
     assert.equal(b.length, 18);
+  });
+
+  it('reusable encoder: the values of one batch stay intact, across growth of its buffer', () => {
+    const encoder = createReusableEncoder(16);
+    encoder.reset();
+    const texts = ['<a/>', 'é€😀', 'x'.repeat(40), '{"k":"ü"}'];
+    const values = texts.map((t, i) => encoder.encode(i === 3 ? 'json' : 'xml', t));
+    assert.deepEqual(
+      values.map((v) => v.toString()),
+      texts.map((t, i) => `${i === 3 ? 'json' : 'xml'}${t}`),
+    );
+    assert.deepEqual(values.map((v) => v.length), values.map((v) => Buffer.byteLength(v.toString())));
+  });
+
+  it('reusable encoder: a new batch reuses the buffer of the last one', () => {
+    const encoder = createReusableEncoder(1024);
+    encoder.reset();
+    const first = encoder.encode('xml', 'first');
+    encoder.reset();
+    const second = encoder.encode('xml', 'other');
+    assert.equal(second.toString(), 'xmlother');
+    assert.equal(first.buffer, second.buffer);
+    assert.equal(first.toString(), 'xmlother', 'the earlier value is overwritten: valid only until reset');
   });
 
   it('round-trips type and body', () => {

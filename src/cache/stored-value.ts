@@ -26,6 +26,44 @@ export const prefixedText = (prefix: Buffer, text: string): Buffer => {
   return out;
 };
 
+/** Encodes values for one batch of writes; each value stays valid until the next `reset`. */
+export interface ReusableEncoder {
+  /** Starts a batch: the values encoded before may be overwritten from now on. */
+  readonly reset: () => void;
+  readonly encode: (type: ValueType, text: string) => Buffer;
+}
+
+/**
+ * Encodes stored values into one buffer reused from batch to batch, for a store that has copied
+ * the bytes when its put answers (`CacheStore.copiesOnPut`): no allocation per value, and one
+ * pass over the text instead of counting its bytes first. The buffer grows to the largest batch
+ * seen, which the request limits bound.
+ */
+export const createReusableEncoder = (initialBytes = 64 * 1024): ReusableEncoder => {
+  let scratch = Buffer.allocUnsafeSlow(initialBytes);
+  let used = 0;
+  return {
+    reset: () => {
+      used = 0;
+    },
+    encode: (type, text) => {
+      const prefix = type === 'xml' ? PREFIX_XML : PREFIX_JSON;
+      // UTF-8 takes at most 3 bytes per UTF-16 code unit. Values encoded earlier in the batch
+      // keep viewing the old buffer when a new one is needed.
+      const most = prefix.length + text.length * 3;
+      if (used + most > scratch.length) {
+        scratch = Buffer.allocUnsafeSlow(Math.max(scratch.length * 2, most));
+        used = 0;
+      }
+      prefix.copy(scratch, used);
+      const end = used + prefix.length + scratch.write(text, used + prefix.length, 'utf8');
+      const value = scratch.subarray(used, end);
+      used = end;
+      return value;
+    },
+  };
+};
+
 /** Splits a stored buffer back into its type and body (a view, no copy); undefined if neither prefix. */
 export const decodeStoredValue = (stored: Buffer): { type: ValueType; body: Buffer } | undefined => {
   if (startsWith(stored, PREFIX_XML)) return { type: 'xml', body: stored.subarray(PREFIX_XML.length) };

@@ -75,6 +75,7 @@ export const createMemoryStore = (opts: MemoryStoreOptions): CacheStore => {
 
   return {
     kind: 'memory',
+    copiesOnPut: true,
     // Answered directly, without a promise: this read is the whole of a GET /cache hit.
     get: (key) => {
       ensureOpen();

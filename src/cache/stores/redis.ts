@@ -198,6 +198,7 @@ export const createRedisStore = (opts: RedisStoreOptions): CacheStore => {
 
   return {
     kind: 'redis',
+    copiesOnPut: false,
     // Not async: on a GET /cache hit each promise layer costs a microtask turn.
     get: (key) => (closed ? Promise.reject(closedError()) : deadline(() => commands.get(key), timeoutMs, orUndefined)),
     putMany: (entries: readonly StoreEntry[], { createOnly }: PutManyOptions) => {
