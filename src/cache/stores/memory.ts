@@ -44,30 +44,36 @@ export const createMemoryStore = (opts: MemoryStoreOptions): CacheStore => {
   const segmentIndex = (hash: number): number => (count === 1 ? 0 : Math.floor((hash / 2 ** 32) * count));
   const segmentOf = (hash: number): RingSegment => segments[segmentIndex(hash)] as RingSegment;
 
+  // Per-segment totals of the batch being checked, reused from call to call (writes are synchronous).
+  const batchBytes = new Float64Array(count);
+  const batchLargest = new Float64Array(count);
+  const batchEntries = new Float64Array(count);
   /**
    * Refuses a batch that would not stay whole: one whose entries, with the filler a wrap may
    * leave, would not fit a segment's ring or index together, so a later entry would evict an
    * earlier one of the same batch.
    */
   const checkFits = (entries: readonly StoreEntry[], hashes: readonly number[], keyBytes: readonly number[]): void => {
-    const bytes = new Array<number>(count).fill(0);
-    const largest = new Array<number>(count).fill(0);
-    const entriesIn = new Array<number>(count).fill(0);
+    batchBytes.fill(0);
+    batchLargest.fill(0);
+    batchEntries.fill(0);
     for (let i = 0; i < entries.length; i++) {
       const s = segmentIndex(hashes[i] as number);
       const size = entryBytes(keyBytes[i] as number, (entries[i] as StoreEntry).value.length);
-      bytes[s] = (bytes[s] as number) + size;
-      largest[s] = Math.max(largest[s] as number, size);
-      entriesIn[s] = (entriesIn[s] as number) + 1;
+      batchBytes[s] = (batchBytes[s] as number) + size;
+      batchLargest[s] = Math.max(batchLargest[s] as number, size);
+      batchEntries[s] = (batchEntries[s] as number) + 1;
     }
     for (let s = 0; s < count; s++) {
       const segment = segments[s] as RingSegment;
-      if ((entriesIn[s] as number) === 0) continue;
-      const ringNeed = entries.length === 1 ? (bytes[s] as number) : (bytes[s] as number) + (largest[s] as number);
-      if (ringNeed > segment.capacity || (entriesIn[s] as number) > segment.maxEntries) {
+      const n = batchEntries[s] as number;
+      if (n === 0) continue;
+      // A lone entry needs only its own bytes; several may also leave a filler when they wrap.
+      const ringNeed = (batchBytes[s] as number) + (n === 1 ? 0 : (batchLargest[s] as number));
+      if (ringNeed > segment.capacity || n > segment.maxEntries) {
         throw new AppError(
           ErrorCode.BACKEND_FAILURE,
-          `memory store: a batch of ${entries.length} value(s), ${bytes[s]} bytes in one segment, does not fit max_size_bytes ${opts.maxSizeBytes}`,
+          `memory store: a batch of ${entries.length} value(s), ${batchBytes[s]} bytes in one segment, does not fit max_size_bytes ${opts.maxSizeBytes}`,
         );
       }
     }

@@ -89,11 +89,11 @@ export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
   let used = 0; // bytes from tail to head, fillers included
   let count = 0; // indexed entries
 
-  // Slot i holds an entry's offset + 1 (0 = empty) and its key hash; linear probing.
+  // Slot i holds an entry's key hash at 2i and its offset + 1 (0 = empty) at 2i + 1, side by side
+  // so a probe touches one cache line; linear probing.
   let slots = Math.min(FIRST_SLOTS, maxSlots);
   let mask = slots - 1;
-  let hashes = new Uint32Array(slots);
-  let offsets = new Uint32Array(slots);
+  let table = new Uint32Array(slots * 2);
 
   const keyMatches = (offset: number, key: string): boolean => {
     const keyBytes = words[(offset >> 2) + W_KEY_BYTES] as number;
@@ -118,49 +118,47 @@ export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
   /** The slot of `key`, or -1. */
   const find = (key: string, hash: number): number => {
     for (let i = hash & mask; ; i = (i + 1) & mask) {
-      const o = offsets[i] as number;
+      const o = table[(i << 1) + 1] as number;
       if (o === 0) return -1;
-      if (hashes[i] === hash && keyMatches(o - 1, key)) return i;
+      if (table[i << 1] === hash && keyMatches(o - 1, key)) return i;
     }
   };
 
   const place = (hash: number, offset: number): void => {
     let i = hash & mask;
-    while (offsets[i] !== 0) i = (i + 1) & mask;
-    hashes[i] = hash;
-    offsets[i] = offset + 1;
+    while (table[(i << 1) + 1] !== 0) i = (i + 1) & mask;
+    table[i << 1] = hash;
+    table[(i << 1) + 1] = offset + 1;
   };
 
   const grow = (): void => {
-    const oldHashes = hashes;
-    const oldOffsets = offsets;
+    const old = table;
     slots *= 2;
     mask = slots - 1;
-    hashes = new Uint32Array(slots);
-    offsets = new Uint32Array(slots);
-    for (let i = 0; i < oldOffsets.length; i++) if (oldOffsets[i] !== 0) place(oldHashes[i] as number, (oldOffsets[i] as number) - 1);
+    table = new Uint32Array(slots * 2);
+    for (let i = 0; i < old.length; i += 2) if (old[i + 1] !== 0) place(old[i] as number, (old[i + 1] as number) - 1);
   };
 
   /** Empties slot `i`, shifting back the entries probed past it so every lookup still finds them. */
   const removeSlot = (i: number): void => {
     let hole = i;
-    for (let j = (i + 1) & mask; offsets[j] !== 0; j = (j + 1) & mask) {
-      const home = (hashes[j] as number) & mask;
+    for (let j = (i + 1) & mask; table[(j << 1) + 1] !== 0; j = (j + 1) & mask) {
+      const home = (table[j << 1] as number) & mask;
       // Entry j may fill the hole unless its home lies cyclically in (hole, j].
       const homeBetween = hole <= j ? home > hole && home <= j : home > hole || home <= j;
       if (!homeBetween) {
-        hashes[hole] = hashes[j] as number;
-        offsets[hole] = offsets[j] as number;
+        table[hole << 1] = table[j << 1] as number;
+        table[(hole << 1) + 1] = table[(j << 1) + 1] as number;
         hole = j;
       }
     }
-    offsets[hole] = 0;
+    table[(hole << 1) + 1] = 0;
     count--;
   };
 
   /** Removes the entry in slot `i` and zeroes its key and value, so deleted data does not linger. */
   const forget = (i: number): void => {
-    const offset = (offsets[i] as number) - 1;
+    const offset = (table[(i << 1) + 1] as number) - 1;
     const w = offset >> 2;
     ring.fill(0, offset + HEADER_BYTES, offset + HEADER_BYTES + (words[w + W_KEY_BYTES] as number) + (words[w + W_VALUE_BYTES] as number));
     removeSlot(i);
@@ -172,8 +170,8 @@ export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
     const header = words[w + W_SIZE] as number;
     if ((header & FILLER) === 0) {
       const hash = words[w + W_HASH] as number;
-      for (let i = hash & mask; offsets[i] !== 0; i = (i + 1) & mask) {
-        if (offsets[i] === tail + 1) {
+      for (let i = hash & mask; table[(i << 1) + 1] !== 0; i = (i + 1) & mask) {
+        if (table[(i << 1) + 1] === tail + 1) {
           removeSlot(i);
           break;
         }
@@ -196,7 +194,7 @@ export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
   const live = (key: string, hash: number, now: number): number => {
     const i = find(key, hash);
     if (i === -1) return -1;
-    const offset = (offsets[i] as number) - 1;
+    const offset = (table[(i << 1) + 1] as number) - 1;
     if ((times[(offset >> 3) + F_EXPIRES] as number) > now) return i;
     forget(i);
     return -1;
@@ -210,7 +208,7 @@ export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
     get: (key, hash, now) => {
       const i = live(key, hash, now);
       if (i === -1) return undefined;
-      const offset = (offsets[i] as number) - 1;
+      const offset = (table[(i << 1) + 1] as number) - 1;
       const start = valueStart(offset);
       const out = Buffer.allocUnsafe(words[(offset >> 2) + W_VALUE_BYTES] as number);
       ring.copy(out, 0, start, start + out.length);
