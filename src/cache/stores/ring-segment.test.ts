@@ -55,6 +55,21 @@ describe('ring segment', () => {
     assert.equal(read(seg, 'k'), undefined);
   });
 
+  it('keeps every copy it hands out intact, across copy slabs and for values of their own', () => {
+    const seg = createRingSegment({ ringBytes: 1024 * 1024, indexBytes: 4096 });
+    const small = Array.from({ length: 40 }, (_, i) => String(i).repeat(1000 + i).slice(0, 1000 + i));
+    small.forEach((v, i) => put(seg, `s${i}`, v));
+    put(seg, 'large', 'L'.repeat(40 * 1024));
+    // 40 × 20 reads of ~1 KB: more than one 256 KiB copy slab, so some copies come from a new one.
+    const reads: Buffer[] = [];
+    for (let round = 0; round < 20; round++) for (let i = 0; i < small.length; i++) reads.push(seg.get(`s${i}`, hashKey(`s${i}`), 0) as Buffer);
+    const large = seg.get('large', hashKey('large'), 0);
+    for (let i = 0; i < 300; i++) put(seg, `overwrite-${i}`, 'z'.repeat(3000));
+    reads.forEach((r, n) => assert.equal(r.toString(), small[n % small.length]));
+    assert.equal(large?.toString(), 'L'.repeat(40 * 1024));
+    assert.ok(new Set(reads.map((r) => r.buffer)).size > 1, 'expected the copies to span several slabs');
+  });
+
   it('evicts the oldest entries first when the ring is full, across many wraps', () => {
     const ringBytes = 4096;
     const seg = createRingSegment({ ringBytes, indexBytes: 4096 });
