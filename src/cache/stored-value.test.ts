@@ -24,6 +24,7 @@ describe('stored value format', () => {
       texts.map((t, i) => `${i === 3 ? 'json' : 'xml'}${t}`),
     );
     assert.deepEqual(values.map((v) => v.length), values.map((v) => Buffer.byteLength(v.toString())));
+    assert.ok(new Set(values.map((v) => v.buffer)).size > 1, 'expected the buffer to have grown within the batch');
   });
 
   it('reusable encoder: a new batch reuses the buffer of the last one', () => {
