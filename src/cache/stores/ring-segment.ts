@@ -255,7 +255,8 @@ export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
         head = 0;
       }
       reserve(size);
-      while (count >= maxEntries) evictOldest();
+      // `used > 0` bounds the loop by one pass over the ring even if the index were ever wrong.
+      while (count >= maxEntries && used > 0) evictOldest();
       if (count + 1 > slots / 2) grow();
 
       const w = head >> 2;
