@@ -97,10 +97,7 @@ export const createMemoryStore = (opts: MemoryStoreOptions): CacheStore => {
       const t = now();
       return entries.map((e, i) => {
         const hash = hashes[i] as number;
-        const segment = segmentOf(hash);
-        if (createOnly && segment.has(e.key, hash, t)) return false;
-        segment.set(e.key, keyBytes[i] as number, hash, e.value, t + e.ttlSeconds * 1000);
-        return true;
+        return segmentOf(hash).set(e.key, keyBytes[i] as number, hash, e.value, t, t + e.ttlSeconds * 1000, createOnly);
       });
     },
     delete: async (keys) => {

@@ -4,8 +4,8 @@ import { createRingSegment, entryBytes, hashKey } from './ring-segment.js';
 import type { RingSegment } from './ring-segment.js';
 
 const FAR = Number.MAX_SAFE_INTEGER;
-const put = (seg: RingSegment, key: string, value: string | Buffer, hash = hashKey(key), expiresAt = FAR): void =>
-  seg.set(key, Buffer.byteLength(key), hash, typeof value === 'string' ? Buffer.from(value) : value, expiresAt);
+const put = (seg: RingSegment, key: string, value: string | Buffer, hash = hashKey(key), expiresAt = FAR): boolean =>
+  seg.set(key, Buffer.byteLength(key), hash, typeof value === 'string' ? Buffer.from(value) : value, 0, expiresAt, false);
 const read = (seg: RingSegment, key: string, hash = hashKey(key), now = 0): string | undefined => seg.get(key, hash, now)?.toString();
 
 /** A deterministic PRNG (mulberry32), so a failing sequence can be replayed. */
@@ -27,8 +27,17 @@ describe('ring segment', () => {
     assert.equal(read(seg, 'a'), 'first');
     assert.deepEqual([...(seg.get('b', hashKey('b'), 0) ?? [])], [0, 255, 1, 254]);
     assert.equal(read(seg, 'c'), undefined);
-    assert.equal(seg.has('a', hashKey('a'), 0), true);
-    assert.equal(seg.has('c', hashKey('c'), 0), false);
+  });
+
+  it('create-only: refuses a live key and answers false, takes the place of an expired one', () => {
+    const seg = createRingSegment({ ringBytes: 4096, indexBytes: 512 });
+    const h = hashKey('k');
+    assert.equal(seg.set('k', 1, h, Buffer.from('first'), 0, 1000, true), true);
+    assert.equal(seg.set('k', 1, h, Buffer.from('second'), 999, 5000, true), false);
+    assert.equal(read(seg, 'k', h, 999), 'first');
+    assert.equal(seg.set('k', 1, h, Buffer.from('third'), 1000, 5000, true), true);
+    assert.equal(read(seg, 'k', h, 1000), 'third');
+    assert.equal(seg.size(), 1);
   });
 
   it('replaces the value of a key written again', () => {
@@ -150,7 +159,7 @@ describe('ring segment', () => {
     const seg = createRingSegment({ ringBytes: 4096, indexBytes: 512 });
     put(seg, 'k', 'v', hashKey('k'), 1000);
     assert.equal(read(seg, 'k', hashKey('k'), 999), 'v');
-    assert.equal(seg.has('k', hashKey('k'), 1000), false);
+    assert.equal(read(seg, 'k', hashKey('k'), 1000), undefined);
     assert.equal(seg.size(), 0);
   });
 

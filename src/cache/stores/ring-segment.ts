@@ -19,13 +19,13 @@
 export interface RingSegment {
   /** A copy of the value of `key`, or undefined when it is absent or expired at `now`. */
   get(key: string, hash: number, now: number): Buffer | undefined;
-  /** Whether `key` is present and not expired at `now`. */
-  has(key: string, hash: number, now: number): boolean;
   /**
-   * Writes `key` (its UTF-8 length is `keyBytes`), replacing any entry of the same key, evicting
-   * the oldest entries as needed. The caller checks first that it fits (`entryBytes` ≤ `capacity`).
+   * Writes `key` (its UTF-8 length is `keyBytes`), evicting the oldest entries as needed, and
+   * answers true. An entry of the same key is replaced, unless `createOnly` is set and it is still
+   * live at `now`: then nothing is written and the answer is false. The caller checks first that
+   * the entry fits (`entryBytes` ≤ `capacity`).
    */
-  set(key: string, keyBytes: number, hash: number, value: Buffer, expiresAt: number): void;
+  set(key: string, keyBytes: number, hash: number, value: Buffer, now: number, expiresAt: number, createOnly: boolean): boolean;
   /** Removes `key` and zeroes its bytes; a missing key is no error. */
   delete(key: string, hash: number): void;
   /** Ring bytes: the largest entry that fits. */
@@ -218,15 +218,7 @@ export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
 
   const valueStart = (offset: number): number => offset + HEADER_BYTES + (words[(offset >> 2) + W_KEY_BYTES] as number);
 
-  /** The live slot of `key` at `now`, or -1; an expired entry found on the way is forgotten. */
-  const live = (key: string, hash: number, now: number): number => {
-    const i = find(key, hash);
-    if (i === -1) return -1;
-    const offset = (table[(i << 1) + 1] as number) - 1;
-    if ((times[(offset >> 3) + F_EXPIRES] as number) > now) return i;
-    forget(i);
-    return -1;
-  };
+  const isLive = (i: number, now: number): boolean => (times[(((table[(i << 1) + 1] as number) - 1) >> 3) + F_EXPIRES] as number) > now;
 
   return {
     capacity,
@@ -234,19 +226,25 @@ export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
     size: () => count,
 
     get: (key, hash, now) => {
-      const i = live(key, hash, now);
+      const i = find(key, hash);
       if (i === -1) return undefined;
+      if (!isLive(i, now)) {
+        forget(i);
+        return undefined;
+      }
       const offset = (table[(i << 1) + 1] as number) - 1;
       return copyOut(valueStart(offset), words[(offset >> 2) + W_VALUE_BYTES] as number);
     },
 
-    has: (key, hash, now) => live(key, hash, now) !== -1,
-
-    set: (key, keyBytes, hash, value, expiresAt) => {
+    set: (key, keyBytes, hash, value, now, expiresAt, createOnly) => {
       const size = entryBytes(keyBytes, value.length);
       if (size > capacity) throw new RangeError(`an entry of ${size} bytes does not fit a ring of ${capacity}`);
+      // One probe serves both the create-only check and the replacement.
       const existing = find(key, hash);
-      if (existing !== -1) forget(existing);
+      if (existing !== -1) {
+        if (createOnly && isLive(existing, now)) return false;
+        forget(existing);
+      }
       if (head + size > capacity) {
         const rest = capacity - head;
         reserve(rest);
@@ -273,6 +271,7 @@ export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
       head += size;
       if (head === capacity) head = 0;
       used += size;
+      return true;
     },
 
     delete: (key, hash) => {
