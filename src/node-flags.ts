@@ -9,9 +9,9 @@ export const SEMI_SPACE_MIB: Readonly<Record<CacheBackendType, number>> = { memo
  * before Node starts, since V8 sizes its heap once, at start-up.
  *
  * The young generation follows where the cache keeps its values:
- * - memory store: 4 MiB semispaces. The stored values make most of the process's memory, and a
- *   small young generation keeps RSS within a few MiB of what the store is allowed (README,
- *   "Operations"); requests finish within one event-loop turn, so little survives a scavenge.
+ * - memory store: 4 MiB semispaces. Requests finish within one event-loop turn and stored values
+ *   live off the JS heap (in the store's rings), so little survives a scavenge and a larger young
+ *   generation measured no faster (README, "Operations").
  * - Redis: 16 MiB. Every request waits for Redis with its objects alive, and each scavenge copies
  *   all of them; scavenging a quarter as often measured +25% on `GET /cache` (README, "Performance").
  *

@@ -10,9 +10,10 @@ export const CONTENT_TYPES: Readonly<Record<ValueType, string>> = {
 // Prebid Cache read each other's entries from one Redis (with its compression set to none).
 const PREFIX_XML = Buffer.from('xml');
 const PREFIX_JSON = Buffer.from('json');
+const prefixOf = (type: ValueType): Buffer => (type === 'xml' ? PREFIX_XML : PREFIX_JSON);
 
 /** The stored form of a value: type prefix + UTF-8 text. */
-export const encodeStoredValue = (type: ValueType, text: string): Buffer => prefixedText(type === 'xml' ? PREFIX_XML : PREFIX_JSON, text);
+export const encodeStoredValue = (type: ValueType, text: string): Buffer => prefixedText(prefixOf(type), text);
 
 /**
  * `prefix` followed by the UTF-8 bytes of `text`, in one exactly-sized buffer. It may be a slice
@@ -47,7 +48,7 @@ export const createReusableEncoder = (initialBytes = 64 * 1024): ReusableEncoder
       used = 0;
     },
     encode: (type, text) => {
-      const prefix = type === 'xml' ? PREFIX_XML : PREFIX_JSON;
+      const prefix = prefixOf(type);
       // UTF-8 takes at most 3 bytes per UTF-16 code unit. Values encoded earlier in the batch
       // keep viewing the old buffer when a new one is needed.
       const most = prefix.length + text.length * 3;
