@@ -1,4 +1,5 @@
 import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
+import type { Bytes } from '../core/bytes.js';
 import type { IdGenerator } from '../core/ids.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import { boundGrid } from '../metrics/metrics.js';
@@ -20,7 +21,7 @@ export interface CacheServiceOptions {
 /** A value read back: its type (for the Content-Type) and body bytes. */
 export interface CachedValue {
   readonly type: ValueType;
-  readonly body: Buffer;
+  readonly body: Bytes;
 }
 
 /**
@@ -123,7 +124,7 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
       }
       // Storage entries may share the Redis; they are never readable as cache values.
       if (isReservedKey(uuid)) return cachedValueOf(uuid, undefined);
-      let stored: MaybePromise<Buffer | undefined>;
+      let stored: MaybePromise<Bytes | undefined>;
       try {
         stored = store.get(uuid);
       } catch (err) {
@@ -145,7 +146,7 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
     return backendError(err, `GET /cache uuid=${uuid}: timeout reading value from the backend.`, `GET /cache uuid=${uuid}: error reading value from the backend.`);
   }
 
-  function cachedValueOf(uuid: string, stored: Buffer | undefined): CachedValue {
+  function cachedValueOf(uuid: string, stored: Bytes | undefined): CachedValue {
     if (stored === undefined) {
       getCounters.miss.inc();
       throw new AppError(ErrorCode.NOT_FOUND, `GET /cache uuid=${uuid}: Key not found`);

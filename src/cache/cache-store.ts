@@ -14,6 +14,7 @@ export interface PutManyOptions {
   readonly createOnly: boolean;
 }
 
+import type { Bytes } from '../core/bytes.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 
 /**
@@ -21,7 +22,8 @@ import type { MaybePromise } from '../core/maybe-promise.js';
  *
  * Contract:
  * - `get` gives the bytes last written for the key, or `undefined` when the key is missing or
- *   expired. An in-process store returns them directly and throws its failures; a network store
+ *   expired: a Buffer, or a `ByteString` (one character per byte) from a store that copies
+ *   values out of its own buffers, where a string is the cheaper copy. Callers treat both as bytes. An in-process store returns them directly and throws its failures; a network store
  *   returns a promise and rejects. Callers handle both (`await` does). TTLs are honoured on a best-effort basis: an entry may disappear earlier (eviction),
  *   never be readable much later than its TTL.
  * - `putMany` is all-or-nothing: it answers (one boolean per entry, in order: `true` written,
@@ -45,7 +47,7 @@ export interface CacheStore {
    * later (a network store writing them to a socket).
    */
   readonly copiesOnPut: boolean;
-  get(key: string): MaybePromise<Buffer | undefined>;
+  get(key: string): MaybePromise<Bytes | undefined>;
   putMany(entries: readonly StoreEntry[], opts: PutManyOptions): MaybePromise<boolean[]>;
   delete(keys: readonly string[]): Promise<void>;
   /** Releases connections; later calls fail (an in-process `get` throws, the rest reject). */

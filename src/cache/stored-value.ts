@@ -1,3 +1,6 @@
+import { bytesFrom, startsWithAscii } from '../core/bytes.js';
+import type { Bytes } from '../core/bytes.js';
+
 /** The two kinds of value `/cache` keeps. */
 export type ValueType = 'xml' | 'json';
 
@@ -6,10 +9,10 @@ export const CONTENT_TYPES: Readonly<Record<ValueType, string>> = {
   json: 'application/json',
 };
 
-// Prebid Cache (Go) prefixes each stored value with its type; doing the same lets an openbid and a
-// Prebid Cache read each other's entries from one Redis (with its compression set to none).
-const PREFIX_XML = Buffer.from('xml');
-const PREFIX_JSON = Buffer.from('json');
+// Prebid Cache (Go) prefixes each stored value with its type name; doing the same lets an openbid
+// and a Prebid Cache read each other's entries from one Redis (with its compression set to none).
+const PREFIX_XML = Buffer.from('xml' satisfies ValueType);
+const PREFIX_JSON = Buffer.from('json' satisfies ValueType);
 const prefixOf = (type: ValueType): Buffer => (type === 'xml' ? PREFIX_XML : PREFIX_JSON);
 
 /** The stored form of a value: type prefix + UTF-8 text. */
@@ -65,16 +68,13 @@ export const createReusableEncoder = (initialBytes = 64 * 1024): ReusableEncoder
   };
 };
 
-/** Splits a stored buffer back into its type and body (a view, no copy); undefined if neither prefix. */
-export const decodeStoredValue = (stored: Buffer): { type: ValueType; body: Buffer } | undefined => {
-  if (startsWith(stored, PREFIX_XML)) return { type: 'xml', body: stored.subarray(PREFIX_XML.length) };
-  if (startsWith(stored, PREFIX_JSON)) return { type: 'json', body: stored.subarray(PREFIX_JSON.length) };
+/**
+ * Splits stored bytes back into their type and body (a view of a Buffer, a slice of a string; no
+ * copy); undefined if neither prefix.
+ */
+export const decodeStoredValue = <B extends Bytes>(stored: B): { type: ValueType; body: B } | undefined => {
+  // The type name is the prefix.
+  if (startsWithAscii(stored, 'xml')) return { type: 'xml', body: bytesFrom(stored, 'xml'.length) };
+  if (startsWithAscii(stored, 'json')) return { type: 'json', body: bytesFrom(stored, 'json'.length) };
   return undefined;
-};
-
-// Byte by byte: the prefixes are 3 and 4 bytes, and a native compare costs more than the loop.
-const startsWith = (buf: Buffer, prefix: Buffer): boolean => {
-  if (buf.length < prefix.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (buf[i] !== prefix[i]) return false;
-  return true;
 };

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isAppError } from '../core/app-error.js';
+import type { ByteString, Bytes } from '../core/bytes.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import { STATUS_BY_CODE } from './error-status.js';
 
@@ -8,12 +9,37 @@ import { STATUS_BY_CODE } from './error-status.js';
  * routes. Routes written as an {@link AnswerHandler} or {@link BodyAnswerHandler} behave the same
  * on both.
  */
-export interface Answer {
+export type Answer = AnswerHead & (TextOrBufferBody | ByteStringBody);
+
+interface AnswerHead {
   readonly status: number;
   /** Absent when the body is empty. */
   readonly contentType?: string;
-  readonly body?: string | Buffer;
 }
+
+/** A body of text (sent as UTF-8) or bytes; absent when empty. */
+interface TextOrBufferBody {
+  readonly body?: string | Buffer;
+  readonly bodyEncoding?: undefined;
+}
+
+/** Bytes held in a string, one character per byte: sent as they are (`latin1`), not as UTF-8. */
+interface ByteStringBody {
+  readonly body: ByteString;
+  readonly bodyEncoding: 'latin1';
+}
+
+/** An answer of stored bytes, whichever form the store gave them in. */
+export const bytesAnswer = (status: number, contentType: string, body: Bytes): Answer =>
+  // The same four fields either way, so the writers see one object shape.
+  typeof body === 'string' ? { status, contentType, body, bodyEncoding: 'latin1' } : { status, contentType, body, bodyEncoding: undefined };
+
+/** The bytes of an answer's body on the wire. */
+export const answerBodyBytes = (answer: Answer): number => {
+  const body = answer.body;
+  if (body === undefined) return 0;
+  return typeof body === 'string' && answer.bodyEncoding === undefined ? Buffer.byteLength(body, 'utf8') : body.length;
+};
 
 /** What an {@link AnswerHandler} may read of a request. */
 export interface AnswerRequest {

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { parse as parseQuery } from 'fast-querystring';
 import type { Logger } from '../core/logger.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
-import { errorAnswer, loggableCause } from './answer.js';
+import { answerBodyBytes, errorAnswer, loggableCause } from './answer.js';
 import type { Answer, AnswerHandler, BodyAnswerHandler } from './answer.js';
 import { ALLOW_CREDENTIALS, ALLOW_ORIGIN, ANSWER_HEADERS } from './cors.js';
 import type { RequestMetrics, RequestRecorder } from './request-metrics.js';
@@ -93,11 +93,12 @@ export const createFastLane = (opts: FastLaneOptions): FastLane => {
     const headers = BASE_HEADERS.slice();
     const origin = req.headers.origin;
     if (origin !== undefined) headers.push(ALLOW_ORIGIN, origin, ...ALLOW_CREDENTIALS);
-    const body = answer.body;
     if (answer.contentType !== undefined) headers.push('content-type', answer.contentType);
-    headers.push('content-length', String(body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length));
+    headers.push('content-length', String(answerBodyBytes(answer)));
     res.writeHead(answer.status, headers);
-    res.end(body);
+    // A string body goes out in the same socket write as the head.
+    if (answer.bodyEncoding === 'latin1') res.end(answer.body, 'latin1');
+    else res.end(answer.body);
     route.record(answer.status, performance.now() - started);
   };
 

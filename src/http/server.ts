@@ -110,7 +110,7 @@ export const sendAnswer = (reply: FastifyReply, answer: Answer): FastifyReply =>
   void reply.code(answer.status);
   if (answer.contentType !== undefined) void reply.type(answer.contentType);
   const body = answer.body;
-  return reply.send(typeof body === 'string' ? Buffer.from(body) : body);
+  return reply.send(typeof body === 'string' ? Buffer.from(body, answer.bodyEncoding ?? 'utf8') : body);
 };
 
 /** Writes an error as `text/plain`; 5xx are logged, 4xx are the caller's business. */

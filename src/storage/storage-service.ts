@@ -2,6 +2,8 @@ import type { CacheStore } from '../cache/cache-store.js';
 import { STORAGE_KEY_PREFIX } from '../cache/reserved-keys.js';
 import { prefixedText } from '../cache/stored-value.js';
 import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
+import { startsWithAscii } from '../core/bytes.js';
+import type { Bytes } from '../core/bytes.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import { boundGrid } from '../metrics/metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -27,7 +29,7 @@ export interface StorageService {
    * a missing or expired entry. Answers directly (and throws) when the store does, else with a
    * promise (that rejects).
    */
-  readJson(application: string, key: string): MaybePromise<Buffer>;
+  readJson(application: string, key: string): MaybePromise<Bytes>;
 }
 
 type Op = (typeof OPS)[number];
@@ -40,11 +42,10 @@ const storeKey = (application: string, key: string): string => `${STORAGE_KEY_PR
 // Stored as the complete JSON answer {"key":…,"type":…,"value":…}: readable as it is in
 // redis-cli, and a read sends the stored bytes without decoding, copying or re-encoding them.
 const NO_PREFIX = Buffer.alloc(0);
-const STORED_START = Buffer.from('{"key":');
+const STORED_START = '{"key":';
 const encode = (entry: StorageEntry): Buffer =>
   prefixedText(NO_PREFIX, `{"key":${JSON.stringify(entry.key)},"type":"${entry.type}","value":${JSON.stringify(entry.value)}}`);
-const isStoredEntry = (stored: Buffer): boolean =>
-  stored.length > STORED_START.length && stored.compare(STORED_START, 0, STORED_START.length, 0, STORED_START.length) === 0;
+const isStoredEntry = (stored: Bytes): boolean => stored.length > STORED_START.length && startsWithAscii(stored, STORED_START);
 
 const OPS = ['read', 'write'] as const;
 const RESULTS = ['ok', 'not_found', 'error'] as const;
@@ -89,7 +90,7 @@ export const createStorageService = (opts: StorageServiceOptions): StorageServic
     },
     readJson(application, key) {
       const store = storeFor(application, 'read');
-      let stored: MaybePromise<Buffer | undefined>;
+      let stored: MaybePromise<Bytes | undefined>;
       try {
         stored = store.get(storeKey(application, key));
       } catch (err) {
@@ -106,7 +107,7 @@ export const createStorageService = (opts: StorageServiceOptions): StorageServic
     },
   };
 
-  function entryOf(application: string, key: string, stored: Buffer | undefined): Buffer {
+  function entryOf(application: string, key: string, stored: Bytes | undefined): Bytes {
     if (stored === undefined || !isStoredEntry(stored)) {
       count(application, 'read', 'not_found');
       throw new AppError(ErrorCode.NOT_FOUND, `No entry for key '${key}' in application '${application}'.`);

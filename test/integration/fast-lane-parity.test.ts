@@ -19,6 +19,9 @@ const routeHeaders = (headers: Record<string, unknown>): Record<string, string> 
  * serving the same paths for HEAD, trailing slashes and access logs, and `inject` in tests. Each
  * request below is sent both ways and must get the same status, headers and bytes.
  */
+// Non-ASCII in stored values: both ways must send their UTF-8 bytes unchanged.
+const XML_VALUE = '<VAST version="3.0"><AdTitle>Café 😀 — ünï</AdTitle></VAST>';
+
 describe('fast lane and Fastify answer alike', () => {
   let app: TestApp;
   let base: string;
@@ -33,14 +36,14 @@ describe('fast lane and Fastify answer alike', () => {
     base = await app.server.listen({ host: '127.0.0.1', port: 0 });
     const put = await request(`${base}/cache`, {
       method: 'POST',
-      body: JSON.stringify({ puts: [{ type: 'xml', value: '<VAST version="3.0"></VAST>' }, { type: 'json', value: { a: [1, 2] } }] }),
+      body: JSON.stringify({ puts: [{ type: 'xml', value: XML_VALUE }, { type: 'json', value: { a: [1, 2], t: 'ü €' } }] }),
     });
     const [xml, json] = ((await put.body.json()) as { responses: { uuid: string }[] }).responses.map((r) => r.uuid);
     stored = { xml: xml ?? '', json: json ?? '' };
     const write = await request(`${base}/storage`, {
       method: 'POST',
       headers: { 'x-svc-api-key': 'k3y' },
-      body: JSON.stringify({ application: 'optable', key: 'seg', type: 'json', value: '{"s":[1]}' }),
+      body: JSON.stringify({ application: 'optable', key: 'seg', type: 'json', value: '{"s":[1],"t":"é 😀"}' }),
     });
     assert.equal(write.statusCode, 204);
   });
@@ -68,6 +71,14 @@ describe('fast lane and Fastify answer alike', () => {
     ['/event?t=won&a=acct&f=q&ts=soon', {}],
     ['/event?t=win&b=bid1&a=quiet&bidder=rubicon', { origin: 'https://pub.example' }],
   ];
+
+  it('sends stored non-ASCII values as their UTF-8 bytes', async () => {
+    const viaLane = await request(`${base}/cache?uuid=${stored.xml}`);
+    assert.ok(Buffer.from(await viaLane.body.arrayBuffer()).equals(Buffer.from(XML_VALUE, 'utf8')));
+    assert.equal(viaLane.headers['content-length'], String(Buffer.byteLength(XML_VALUE, 'utf8')));
+    const entry = await request(`${base}/storage?application=optable&key=seg`, { headers: { 'x-svc-api-key': 'k3y' } });
+    assert.deepEqual(await entry.body.json(), { key: 'seg', type: 'json', value: '{"s":[1],"t":"é 😀"}' });
+  });
 
   it('for every answer of the lane routes, errors included', async () => {
     for (const [url, headers] of cases()) {

@@ -3,12 +3,19 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { CacheStore, StoreEntry } from '../../src/cache/cache-store.js';
 import { isAppError } from '../../src/core/app-error.js';
+import { bytesToBuffer } from '../../src/core/bytes.js';
+import type { Bytes } from '../../src/core/bytes.js';
 
 export interface StoreUnderTest {
   readonly store: CacheStore;
   /** Releases whatever the factory started (servers, clients). */
   readonly cleanup: () => Promise<void>;
 }
+
+/** Bytes read back as a Buffer (a store may answer a Buffer or a byte string). */
+export const storedBuffer = (bytes: Bytes | undefined): Buffer | undefined => (bytes === undefined ? undefined : bytesToBuffer(bytes));
+/** Bytes read back, as UTF-8 text. */
+export const storedText = (bytes: Bytes | undefined): string | undefined => storedBuffer(bytes)?.toString('utf8');
 
 const entry = (key: string, value: string | Buffer, ttlSeconds = 60): StoreEntry => ({
   key,
@@ -44,45 +51,46 @@ export const cacheStoreContract = (name: string, make: () => Promise<StoreUnderT
       assert.deepEqual(await store.putMany([entry(k, value)], { createOnly: true }), [true]);
       const read = await store.get(k);
       assert.ok(read);
-      assert.ok(read.equals(value), 'stored bytes differ');
+      assert.ok(storedBuffer(read)?.equals(value), 'stored bytes differ');
     });
 
     it('keeps a large value whole', async () => {
       const k = key('large');
       const value = Buffer.alloc(512 * 1024, 'abcdefgh');
       await store.putMany([entry(k, value)], { createOnly: true });
-      assert.ok((await store.get(k))?.equals(value));
+      const read = await store.get(k);
+      assert.ok(storedBuffer(read)?.equals(value));
     });
 
     it('refuses an existing key under createOnly and keeps the first value', async () => {
       const k = key('exists');
       await store.putMany([entry(k, 'first')], { createOnly: true });
       assert.deepEqual(await store.putMany([entry(k, 'second')], { createOnly: true }), [false]);
-      assert.equal((await store.get(k))?.toString(), 'first');
+      assert.equal(storedText(await store.get(k)), 'first');
     });
 
     it('overwrites when createOnly is false', async () => {
       const k = key('overwrite');
       await store.putMany([entry(k, 'first')], { createOnly: false });
       assert.deepEqual(await store.putMany([entry(k, 'second')], { createOnly: false }), [true]);
-      assert.equal((await store.get(k))?.toString(), 'second');
+      assert.equal(storedText(await store.get(k)), 'second');
     });
 
     it('writes a batch in order, refusing the repeat of a key within it', async () => {
       const [a, b, c] = [key('a'), key('b'), key('c')];
       const result = await store.putMany([entry(a, 'A'), entry(b, 'B'), entry(a, 'A2'), entry(c, 'C')], { createOnly: true });
       assert.deepEqual(result, [true, true, false, true]);
-      assert.equal((await store.get(a))?.toString(), 'A');
-      assert.equal((await store.get(b))?.toString(), 'B');
-      assert.equal((await store.get(c))?.toString(), 'C');
+      assert.equal(storedText(await store.get(a)), 'A');
+      assert.equal(storedText(await store.get(b)), 'B');
+      assert.equal(storedText(await store.get(c)), 'C');
     });
 
     it('mixes refused and written entries in one batch', async () => {
       const [old, fresh] = [key('old'), key('fresh')];
       await store.putMany([entry(old, 'kept')], { createOnly: true });
       assert.deepEqual(await store.putMany([entry(fresh, 'new'), entry(old, 'lost')], { createOnly: true }), [true, false]);
-      assert.equal((await store.get(old))?.toString(), 'kept');
-      assert.equal((await store.get(fresh))?.toString(), 'new');
+      assert.equal(storedText(await store.get(old)), 'kept');
+      assert.equal(storedText(await store.get(fresh)), 'new');
     });
 
     it('answers an empty batch with an empty result', async () => {
@@ -94,7 +102,7 @@ export const cacheStoreContract = (name: string, make: () => Promise<StoreUnderT
       const results = await Promise.all(keys.map(async (k, i) => store.putMany([entry(k, `v${i}`)], { createOnly: true })));
       assert.ok(results.every((r) => r[0] === true));
       const values = await Promise.all(keys.map(async (k) => store.get(k)));
-      values.forEach((v, i) => assert.equal(v?.toString(), `v${i}`));
+      values.forEach((v, i) => assert.equal(storedText(v), `v${i}`));
     });
 
     it('deletes keys, ignoring missing ones', async () => {
@@ -102,16 +110,16 @@ export const cacheStoreContract = (name: string, make: () => Promise<StoreUnderT
       await store.putMany([entry(a, 'A'), entry(b, 'B')], { createOnly: true });
       await store.delete([a, key('never-written')]);
       assert.equal(await store.get(a), undefined);
-      assert.equal((await store.get(b))?.toString(), 'B');
+      assert.equal(storedText(await store.get(b)), 'B');
     });
 
     it('expires an entry after its TTL', async () => {
       const [short, long] = [key('ttl-short'), key('ttl-long')];
       await store.putMany([entry(short, 'gone soon', 1), entry(long, 'stays', 60)], { createOnly: true });
-      assert.equal((await store.get(short))?.toString(), 'gone soon');
+      assert.equal(storedText(await store.get(short)), 'gone soon');
       await new Promise((r) => setTimeout(r, 1300));
       assert.equal(await store.get(short), undefined);
-      assert.equal((await store.get(long))?.toString(), 'stays');
+      assert.equal(storedText(await store.get(long)), 'stays');
       // An expired key can be created again.
       assert.deepEqual(await store.putMany([entry(short, 'again', 60)], { createOnly: true }), [true]);
     });

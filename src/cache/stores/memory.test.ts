@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ErrorCode, isAppError } from '../../core/app-error.js';
-import { cacheStoreContract } from '../../../test/support/store-contract.js';
+import { cacheStoreContract, storedBuffer, storedText } from '../../../test/support/store-contract.js';
 import { createMemoryStore } from './memory.js';
 
 cacheStoreContract('memory', async () => ({ store: createMemoryStore({ maxSizeBytes: 64 * 1024 * 1024 }), cleanup: async () => undefined }));
@@ -13,7 +13,7 @@ describe('memory store', () => {
     for (let i = 0; i < 500; i++) await store.putMany([{ key: `k${i}`, value, ttlSeconds: 60 }], { createOnly: true });
     // 500 KiB written into 100 KiB (of which 7/8 ring): the oldest are gone, the newest are there.
     assert.equal(await store.get('k0'), undefined);
-    assert.ok((await store.get('k499'))?.equals(value));
+    assert.ok(storedBuffer(await store.get('k499'))?.equals(value));
     let kept = 0;
     for (let i = 0; i < 500; i++) if ((await store.get(`k${i}`)) !== undefined) kept++;
     assert.ok(kept > 70 && kept < 90, `kept ${kept} entries of 1,056 bytes in 87.5 KiB of ring`);
@@ -27,7 +27,7 @@ describe('memory store', () => {
       (err) => isAppError(err) && err.code === ErrorCode.BACKEND_FAILURE && /does not fit max_size_bytes 8192/.test(err.message),
     );
     assert.equal(await store.get('big'), undefined);
-    assert.equal((await store.get('small'))?.toString(), 'v');
+    assert.equal(storedText(await store.get('small')), 'v');
   });
 
   it('refuses a batch whose values would evict each other, writing none of it', async () => {
@@ -37,7 +37,7 @@ describe('memory store', () => {
     for (const key of ['a', 'b', 'c']) assert.equal(await store.get(key), undefined);
     // Two of them fit together, with room for a wrap.
     assert.deepEqual(await store.putMany(entries.slice(0, 2), { createOnly: true }), [true, true]);
-    assert.ok((await store.get('a'))?.equals(Buffer.alloc(2500, 'a')));
+    assert.ok(storedBuffer(await store.get('a'))?.equals(Buffer.alloc(2500, 'a')));
   });
 
   it('splits a large store into segments and finds every key in its own', async () => {
@@ -47,9 +47,9 @@ describe('memory store', () => {
       await store.putMany(keys.map((key) => ({ key, value: Buffer.from(`v-${key}`), ttlSeconds: 60 })), { createOnly: true }),
       keys.map(() => true),
     );
-    for (const key of keys) assert.equal((await store.get(key))?.toString(), `v-${key}`);
+    for (const key of keys) assert.equal(storedText(await store.get(key)), `v-${key}`);
     await store.delete(keys.slice(0, 20));
-    for (const [i, key] of keys.entries()) assert.equal((await store.get(key))?.toString(), i < 20 ? undefined : `v-${key}`);
+    for (const [i, key] of keys.entries()) assert.equal(storedText(await store.get(key)), i < 20 ? undefined : `v-${key}`);
   });
 
   it('expires entries by the injected clock', async () => {
@@ -57,7 +57,7 @@ describe('memory store', () => {
     const store = createMemoryStore({ maxSizeBytes: 1024 * 1024, now: () => now });
     await store.putMany([{ key: 'k', value: Buffer.from('v'), ttlSeconds: 10 }], { createOnly: true });
     now += 9_000;
-    assert.equal((await store.get('k'))?.toString(), 'v');
+    assert.equal(storedText(await store.get('k')), 'v');
     now += 1_001;
     assert.equal(await store.get('k'), undefined);
   });

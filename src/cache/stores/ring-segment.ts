@@ -1,3 +1,6 @@
+import { byteStringOf } from '../../core/bytes.js';
+import type { ByteString } from '../../core/bytes.js';
+
 /**
  * One segment of the memory store: a fixed ring of bytes holding entries back to back, oldest
  * first, and an open-addressing index from key to entry offset kept in two typed arrays.
@@ -14,11 +17,13 @@
  * entry starts at 0. Writing evicts the oldest entries (first in, first out) until there is room.
  *
  * Not safe to hand out views: the bytes of an evicted entry are overwritten by the next writes, so
- * reads return a copy.
+ * reads return a copy, as a `ByteString` (one character per byte). A string is a single copy on
+ * the JS heap, gone with the young generation; a Buffer copy is an external allocation, and even
+ * cut from shared slabs it made a 1 KB `GET /cache` ~3% slower (README, "Performance").
  */
 export interface RingSegment {
   /** A copy of the value of `key`, or undefined when it is absent or expired at `now`. */
-  get(key: string, hash: number, now: number): Buffer | undefined;
+  get(key: string, hash: number, now: number): ByteString | undefined;
   /**
    * Writes `key` (its UTF-8 length is `keyBytes`), evicting the oldest entries as needed, and
    * answers true. An entry of the same key is replaced, unless `createOnly` is set and it is still
@@ -72,15 +77,6 @@ export const hashKey = (key: string): number => {
   return h >>> 0;
 };
 
-/**
- * Where reads copy values to: slabs of this size, cut into consecutive copies, so a read costs a
- * view instead of a buffer allocation each (an `ArrayBuffer` per read or per 8 KiB pool made a
- * 1 KB read ~3× slower). A slab is freed once every copy cut from it is; a reply stuck on a slow
- * socket keeps at most one slab alive. Larger values get a buffer of their own.
- */
-const COPY_SLAB_BYTES = 256 * 1024;
-const COPY_OWN_FROM_BYTES = COPY_SLAB_BYTES / 8;
-
 const largestPowerOfTwoAtMost = (n: number): number => 2 ** Math.floor(Math.log2(Math.max(n, 1)));
 
 export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
@@ -92,25 +88,6 @@ export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
   const ring = Buffer.allocUnsafeSlow(capacity);
   const words = new Uint32Array(ring.buffer, ring.byteOffset, capacity / 4);
   const times = new Float64Array(ring.buffer, ring.byteOffset, capacity / 8);
-
-  let copySlab: Buffer | undefined;
-  let copyUsed = 0;
-  /** A copy of `ring[start, start + length)` that no later write touches. */
-  const copyOut = (start: number, length: number): Buffer => {
-    let out: Buffer;
-    if (length >= COPY_OWN_FROM_BYTES) {
-      out = Buffer.allocUnsafe(length);
-    } else {
-      if (copySlab === undefined || copyUsed + length > COPY_SLAB_BYTES) {
-        copySlab = Buffer.allocUnsafeSlow(COPY_SLAB_BYTES);
-        copyUsed = 0;
-      }
-      out = copySlab.subarray(copyUsed, copyUsed + length);
-      copyUsed += length;
-    }
-    ring.copy(out, 0, start, start + length);
-    return out;
-  };
 
   let head = 0; // where the next entry goes
   let tail = 0; // the oldest entry (or filler)
@@ -233,7 +210,8 @@ export const createRingSegment = (opts: RingSegmentOptions): RingSegment => {
         return undefined;
       }
       const offset = (table[(i << 1) + 1] as number) - 1;
-      return copyOut(valueStart(offset), words[(offset >> 2) + W_VALUE_BYTES] as number);
+      const start = valueStart(offset);
+      return byteStringOf(ring, start, start + (words[(offset >> 2) + W_VALUE_BYTES] as number));
     },
 
     set: (key, keyBytes, hash, value, now, expiresAt, createOnly) => {

@@ -1,6 +1,7 @@
 import type { CachedValue, CacheService } from '../../cache/cache-service.js';
 import { CONTENT_TYPES } from '../../cache/stored-value.js';
 import { mapMaybe } from '../../core/maybe-promise.js';
+import { bytesAnswer } from '../answer.js';
 import type { Answer } from '../answer.js';
 import { firstParam } from '../raw-body.js';
 import type { HttpServer } from '../server.js';
@@ -26,4 +27,4 @@ const putResponseBody = (uuids: readonly string[]): string => {
 };
 
 /** A cached value's bytes with exactly `application/xml` or `application/json`, as Prebid Cache answers. */
-export const cachedValueAnswer = (value: CachedValue): Answer => ({ status: 200, contentType: CONTENT_TYPES[value.type], body: value.body });
+export const cachedValueAnswer = (value: CachedValue): Answer => bytesAnswer(200, CONTENT_TYPES[value.type], value.body);

@@ -5,11 +5,13 @@ import { API_KEY_HEADER, LEGACY_API_KEY_HEADER, createApiKeyCheck } from '../../
 import { parseStorageEntry } from '../../storage/storage-entry.js';
 import type { StorageLimits } from '../../storage/storage-entry.js';
 import type { StorageService } from '../../storage/storage-service.js';
+import { bytesAnswer } from '../answer.js';
 import type { Answer } from '../answer.js';
+import type { Bytes } from '../../core/bytes.js';
 import { acceptAnyBodyAsText, firstParam } from '../raw-body.js';
 import type { HttpServer } from '../server.js';
 
-const entryAnswer = (json: Buffer): Answer => ({ status: 200, contentType: 'application/json; charset=utf-8', body: json });
+const entryAnswer = (json: Bytes): Answer => bytesAnswer(200, 'application/json; charset=utf-8', json);
 
 export interface StorageRoutesOptions {
   readonly storage: StorageService;
