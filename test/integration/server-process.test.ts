@@ -63,8 +63,8 @@ describe('openbid server process', () => {
       assert.match(log, /"msg":"configuration loaded"/);
       assert.ok(log.includes('redis://user:redacted@127.0.0.1:1'), 'redis URL not redacted');
       assert.ok(!log.includes('hunter2'), 'secret leaked into the log');
-      // The launcher replaced itself with Node, started with the memory store's young generation.
-      assert.deepEqual(nodeArgs(server.proc.pid), ['--max-semi-space-size=4']);
+      // The launcher replaced itself with Node, started with the larger young generation.
+      assert.deepEqual(nodeArgs(server.proc.pid), ['--max-semi-space-size=16']);
     } finally {
       server.proc.kill('SIGTERM');
       assert.equal(await server.exited, 0);
@@ -127,7 +127,7 @@ describe('openbid server process', () => {
       // /status answers as soon as the first worker listens; wait for the second.
       await waitFor('both workers listening', async () => listening() === 2, 10_000);
       assert.equal(children().length, 2, 'expected two worker processes');
-      // A Redis-backed process gets the larger young generation, and its workers inherit it.
+      // Workers inherit the launcher's young generation.
       assert.deepEqual(nodeArgs(server.proc.pid), ['--max-semi-space-size=16']);
       for (const child of children()) assert.deepEqual(nodeArgs(Number(child)), ['--max-semi-space-size=16']);
       // New connections are spread over the workers; every read must see every write.
