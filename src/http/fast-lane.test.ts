@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
@@ -269,3 +269,41 @@ describe('fast lane', () => {
     });
   });
 });
+
+describe('fast lane writing', () => {
+  /** A response that records what is written to it; `failing` throws on writeHead, as a bug would. */
+  const fakeResponse = (log: string[], name: string, failing = false): ServerResponse =>
+    ({
+      writeHead: () => {
+        if (failing) throw new TypeError('broken writer');
+        log.push(`head ${name}`);
+      },
+      end: () => log.push(`end ${name}`),
+      destroy: () => log.push(`destroy ${name}`),
+    }) as unknown as ServerResponse;
+  const fakeRequest = (url: string): IncomingMessage => ({ method: 'GET', url, headers: {} }) as unknown as IncomingMessage;
+
+  it('writes the answers ready in one event-loop turn together, in order, at the end of the turn', async () => {
+    const logger = recordingLogger();
+    const lane = createFastLane({ logger, metrics: createRequestMetrics({ metrics: createPrometheusMetrics({ processMetrics: false }), logger, slowRequestMs: 10 }), enabled: true });
+    lane.get('/a', () => ({ status: 200, body: 'a' }));
+    const log: string[] = [];
+    for (const name of ['one', 'two', 'three']) assert.ok(lane.serve(fakeRequest('/a'), fakeResponse(log, name)));
+    assert.deepEqual(log, [], 'nothing written before the turn ends');
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(log, ['head one', 'end one', 'head two', 'end two', 'head three', 'end three']);
+  });
+
+  it('still writes the rest of a batch when one answer cannot be written, and logs it', async () => {
+    const logger = recordingLogger();
+    const lane = createFastLane({ logger, metrics: createRequestMetrics({ metrics: createPrometheusMetrics({ processMetrics: false }), logger, slowRequestMs: 10 }), enabled: true });
+    lane.get('/a', () => ({ status: 200, body: 'a' }));
+    const log: string[] = [];
+    lane.serve(fakeRequest('/a'), fakeResponse(log, 'broken', true));
+    lane.serve(fakeRequest('/a'), fakeResponse(log, 'fine'));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(log, ['destroy broken', 'head fine', 'end fine']);
+    assert.equal(logger.entries[0]?.msg, 'fast lane could not write an answer');
+  });
+});
+

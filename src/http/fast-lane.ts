@@ -89,7 +89,7 @@ export const createFastLane = (opts: FastLaneOptions): FastLane => {
   const posts = new Map<string, PostRoute>();
   let open = opts.enabled;
 
-  const write = (req: IncomingMessage, res: ServerResponse, route: LaneRoute, answer: Answer, started: number): void => {
+  const writeNow = (req: IncomingMessage, res: ServerResponse, route: LaneRoute, answer: Answer, started: number): void => {
     const headers = BASE_HEADERS.slice();
     const origin = req.headers.origin;
     if (origin !== undefined) headers.push(ALLOW_ORIGIN, origin, ...ALLOW_CREDENTIALS);
@@ -100,6 +100,38 @@ export const createFastLane = (opts: FastLaneOptions): FastLane => {
     if (answer.bodyEncoding === 'latin1') res.end(answer.body, 'latin1');
     else res.end(answer.body);
     route.record(answer.status, performance.now() - started);
+  };
+
+  // Answers ready in this event-loop turn, five slots each (req, res, route, answer, started).
+  let pending: unknown[] = [];
+  const writePending = (): void => {
+    const batch = pending;
+    pending = [];
+    for (let i = 0; i < batch.length; i += 5) {
+      const req = batch[i] as IncomingMessage;
+      const res = batch[i + 1] as ServerResponse;
+      const route = batch[i + 2] as LaneRoute;
+      try {
+        writeNow(req, res, route, batch[i + 3] as Answer, batch[i + 4] as number);
+      } catch (err) {
+        // Only a bug in writing could land here; the other answers of the batch still go out.
+        opts.logger.error({ err, route: route.route }, 'fast lane could not write an answer');
+        res.destroy();
+      }
+    }
+  };
+  /**
+   * Writes an answer at the end of this event-loop turn (`setImmediate`), together with every
+   * other answer ready by then, instead of at once. Why: a socket write that finds its reader
+   * asleep pays to wake it (on loopback the reader's whole receive path runs in the writer's
+   * system call), and answers written one by one as each request is read wake it once each; in a
+   * burst, once. Measured +50% on `POST /cache` and +10–30% on `GET /cache` (README,
+   * "Performance"). An answer waits only for the other requests read in the same turn to be
+   * handled, which the loop was busy with anyway; it never waits for new I/O.
+   */
+  const write = (req: IncomingMessage, res: ServerResponse, route: LaneRoute, answer: Answer, started: number): void => {
+    if (pending.length === 0) setImmediate(writePending);
+    pending.push(req, res, route, answer, started);
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, route: GetRoute | PostRoute, err: unknown, started: number): void => {
