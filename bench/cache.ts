@@ -1,7 +1,7 @@
 import { startRedis } from '../test/support/redis.js';
 import { compare } from './lib/compare.js';
 import type { CompareOptions, ComparisonResult } from './lib/compare.js';
-import { startBareServer, startFastifyReference, startOpenbid } from './lib/servers.js';
+import { referenceLoads, startOpenbid, startReferences } from './lib/servers.js';
 
 /** A VAST document of exactly `bytes` bytes. */
 export const vastOfSize = (bytes: number): string => {
@@ -15,8 +15,7 @@ const TARGETS = { memory: { get: 0.85, post: 0.7 }, redis: { get: 0.6, post: 0.5
 /** GET /cache of a 1 KB xml value and POST /cache with one 1 KB put, against bare node:http. */
 export const cacheSuite = async (backend: 'memory' | 'redis', opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => {
   const redis = backend === 'redis' ? await startRedis() : undefined;
-  const bare = await startBareServer(1024);
-  const fastify = await startFastifyReference(1024);
+  const refs = await startReferences(1024);
   const openbid = await startOpenbid(redis ? { cache: { backend: { type: 'redis', redis: { url: redis.url } } } } : {});
   try {
     const value = vastOfSize(1024);
@@ -32,8 +31,7 @@ export const cacheSuite = async (backend: 'memory' | 'redis', opts: CompareOptio
         {
           name: `GET /cache 1 KB xml (${backend})`,
           target: TARGETS[backend].get,
-          bare: { ...common, url: `${bare.url}/cache?uuid=${uuid}` },
-          fastify: { ...common, url: `${fastify.url}/cache?uuid=${uuid}` },
+          ...referenceLoads(refs, (origin) => ({ ...common, url: `${origin}/cache?uuid=${uuid}` })),
           openbid: { ...common, url: `${openbid.url}/cache?uuid=${uuid}` },
         },
         opts,
@@ -42,8 +40,7 @@ export const cacheSuite = async (backend: 'memory' | 'redis', opts: CompareOptio
         {
           name: `POST /cache one 1 KB put (${backend})`,
           target: TARGETS[backend].post,
-          bare: { ...common, url: `${bare.url}/cache`, method: 'POST', body },
-          fastify: { ...common, url: `${fastify.url}/cache`, method: 'POST', body },
+          ...referenceLoads(refs, (origin) => ({ ...common, url: `${origin}/cache`, method: 'POST' as const, body })),
           openbid: { ...common, url: `${openbid.url}/cache`, method: 'POST', body },
         },
         opts,
@@ -51,8 +48,7 @@ export const cacheSuite = async (backend: 'memory' | 'redis', opts: CompareOptio
     ];
   } finally {
     await openbid.stop();
-    await fastify.stop();
-    await bare.stop();
+    await refs.stop();
     await redis?.stop();
   }
 };

@@ -1,14 +1,13 @@
 import { compare } from './lib/compare.js';
 import type { CompareOptions, ComparisonResult } from './lib/compare.js';
-import { startBareServer, startFastifyReference, startOpenbid } from './lib/servers.js';
+import { referenceLoads, startOpenbid, startReferences } from './lib/servers.js';
 
 const API_KEY = 'bench-key';
 
 /** GET /storage of a 1 KB text entry on a memory application, against bare node:http. */
 export const storageSuite = async (opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => {
   const value = 'x'.repeat(1024);
-  const bare = await startBareServer(1024 + 40);
-  const fastify = await startFastifyReference(1024 + 40);
+  const refs = await startReferences(1024 + 40);
   const openbid = await startOpenbid({ api: { 'api-key': API_KEY }, storage: { memory: { bench: {} } } });
   try {
     const headers = { 'x-svc-api-key': API_KEY };
@@ -24,13 +23,12 @@ export const storageSuite = async (opts: CompareOptions & { connections: number 
     const common = { seconds: opts.seconds, connections: opts.connections };
     return [
       await compare(
-        { name: 'GET /storage 1 KB text (memory)', target: 0.8, bare: { ...common, url: `${bare.url}${path}` }, fastify: { ...common, url: `${fastify.url}${path}` }, openbid: { ...common, url: `${openbid.url}${path}`, headers } },
+        { name: 'GET /storage 1 KB text (memory)', target: 0.8, ...referenceLoads(refs, (origin) => ({ ...common, url: `${origin}${path}` })), openbid: { ...common, url: `${openbid.url}${path}`, headers } },
         opts,
       ),
     ];
   } finally {
     await openbid.stop();
-    await fastify.stop();
-    await bare.stop();
+    await refs.stop();
   }
 };

@@ -1,12 +1,11 @@
 import { vastOfSize } from './cache.js';
 import { compare } from './lib/compare.js';
 import type { CompareOptions, ComparisonResult } from './lib/compare.js';
-import { startBareServer, startFastifyReference, startOpenbid } from './lib/servers.js';
+import { referenceLoads, startOpenbid, startReferences } from './lib/servers.js';
 
 /** POST /vtrack with one 2 KB VAST put (tag inserted, cached in memory), against bare node:http. */
 export const vtrackSuite = async (opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => {
-  const bare = await startBareServer(0);
-  const fastify = await startFastifyReference(0);
+  const refs = await startReferences(0);
   const openbid = await startOpenbid({});
   try {
     const value = vastOfSize(2048).replace('</AdTitle>', '</AdTitle><Impression><![CDATA[https://a.example/i]]></Impression>');
@@ -18,13 +17,12 @@ export const vtrackSuite = async (opts: CompareOptions & { connections: number }
     const common = { seconds: opts.seconds, connections: opts.connections, method: 'POST' as const, body };
     return [
       await compare(
-        { name: 'POST /vtrack one 2 KB VAST put (memory)', target: 0.6, bare: { ...common, url: `${bare.url}/vtrack?a=acc-1` }, fastify: { ...common, url: `${fastify.url}/vtrack?a=acc-1` }, openbid: { ...common, url: `${openbid.url}/vtrack?a=acc-1` } },
+        { name: 'POST /vtrack one 2 KB VAST put (memory)', target: 0.6, ...referenceLoads(refs, (origin) => ({ ...common, url: `${origin}/vtrack?a=acc-1` })), openbid: { ...common, url: `${openbid.url}/vtrack?a=acc-1` } },
         opts,
       ),
     ];
   } finally {
     await openbid.stop();
-    await fastify.stop();
-    await bare.stop();
+    await refs.stop();
   }
 };

@@ -8,6 +8,8 @@ export interface Comparison {
   readonly bare: LoadSpec;
   /** The same request to the minimal Fastify reference (bench/lib/fastify-server.mjs). */
   readonly fastify?: LoadSpec;
+  /** The same request to the bare server writing its answers at the end of each turn. */
+  readonly turnBatchedBare?: LoadSpec;
   readonly openbid: LoadSpec;
 }
 
@@ -19,9 +21,18 @@ export interface ComparisonResult {
   readonly ratio: number;
   /** Minimal Fastify / bare, when the reference was measured. */
   readonly fastifyRatio?: number;
+  /** openbid / turn-batched bare, when that reference was measured: the like-for-like figure. */
+  readonly turnBatchedRatio?: number;
   readonly openbidP99Ms: number;
-  readonly rounds: readonly { bare: number; fastify?: number; openbid: number }[];
+  readonly rounds: readonly Round[];
   readonly pass: boolean;
+}
+
+interface Round {
+  bare: number;
+  fastify?: number;
+  turnBatchedBare?: number;
+  openbid: number;
 }
 
 const median = (xs: readonly number[]): number => {
@@ -49,20 +60,28 @@ export interface CompareOptions {
 export const compare = async (c: Comparison, opts: CompareOptions): Promise<ComparisonResult> => {
   await checked(`${c.name} warm-up (bare)`, { ...c.bare, seconds: opts.warmupSeconds });
   if (c.fastify) await checked(`${c.name} warm-up (fastify)`, { ...c.fastify, seconds: opts.warmupSeconds });
+  if (c.turnBatchedBare) await checked(`${c.name} warm-up (turn-batched bare)`, { ...c.turnBatchedBare, seconds: opts.warmupSeconds });
   await checked(`${c.name} warm-up (openbid)`, { ...c.openbid, seconds: opts.warmupSeconds });
-  const rounds: { bare: number; fastify?: number; openbid: number }[] = [];
+  const rounds: Round[] = [];
   const p99s: number[] = [];
   for (let i = 0; i < opts.rounds; i++) {
     const bare = await checked(`${c.name} (bare)`, { ...c.bare, seconds: opts.seconds });
     const fastify = c.fastify ? await checked(`${c.name} (fastify)`, { ...c.fastify, seconds: opts.seconds }) : undefined;
+    const batched = c.turnBatchedBare ? await checked(`${c.name} (turn-batched bare)`, { ...c.turnBatchedBare, seconds: opts.seconds }) : undefined;
     const openbid = await checked(`${c.name} (openbid)`, { ...c.openbid, seconds: opts.seconds });
-    rounds.push({ bare: bare.requestsPerSecond, ...(fastify ? { fastify: fastify.requestsPerSecond } : {}), openbid: openbid.requestsPerSecond });
+    rounds.push({
+      bare: bare.requestsPerSecond,
+      ...(fastify ? { fastify: fastify.requestsPerSecond } : {}),
+      ...(batched ? { turnBatchedBare: batched.requestsPerSecond } : {}),
+      openbid: openbid.requestsPerSecond,
+    });
     p99s.push(openbid.p99Ms);
   }
   const bareRps = median(rounds.map((r) => r.bare));
   const openbidRps = median(rounds.map((r) => r.openbid));
   const ratio = openbidRps / bareRps;
   const fastifyRatio = c.fastify ? median(rounds.map((r) => r.fastify ?? 0)) / bareRps : undefined;
+  const turnBatchedRatio = c.turnBatchedBare ? openbidRps / median(rounds.map((r) => r.turnBatchedBare ?? 0)) : undefined;
   return {
     name: c.name,
     target: c.target,
@@ -70,6 +89,7 @@ export const compare = async (c: Comparison, opts: CompareOptions): Promise<Comp
     openbidRps,
     ratio,
     ...(fastifyRatio !== undefined ? { fastifyRatio } : {}),
+    ...(turnBatchedRatio !== undefined ? { turnBatchedRatio } : {}),
     openbidP99Ms: median(p99s),
     rounds,
     pass: ratio >= c.target,
@@ -80,6 +100,7 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 export const formatResult = (r: ComparisonResult): string =>
   `${r.pass ? 'PASS' : 'FAIL'}  ${r.name.padEnd(44)} node:http ${fmt(r.bareRps).padStart(7)} req/s   openbid ${fmt(r.openbidRps).padStart(7)} req/s   ` +
-  `ratio ${r.ratio.toFixed(2)} (target >= ${r.target.toFixed(2)})${r.fastifyRatio !== undefined ? `   minimal fastify ${r.fastifyRatio.toFixed(2)}` : ''}   openbid p99 ${r.openbidP99Ms.toFixed(1)} ms   rounds ${r.rounds
+  `ratio ${r.ratio.toFixed(2)} (target >= ${r.target.toFixed(2)})${r.turnBatchedRatio !== undefined ? `   vs turn-batched bare ${r.turnBatchedRatio.toFixed(2)}` : ''}` +
+  `${r.fastifyRatio !== undefined ? `   minimal fastify ${r.fastifyRatio.toFixed(2)}` : ''}   openbid p99 ${r.openbidP99Ms.toFixed(1)} ms   rounds ${r.rounds
     .map((x) => (x.openbid / x.bare).toFixed(2))
     .join('/')}`;

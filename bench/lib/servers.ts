@@ -62,12 +62,16 @@ const track = async (name: string, proc: ChildProcess, url: string, ready: () =>
   };
 };
 
-/** The bare node:http baseline, in its own process. */
-export const startBareServer = async (bodyBytes: number): Promise<BenchServer> => {
+/**
+ * The bare node:http baseline, in its own process. With `turnBatched` it writes its answers as
+ * openbid's fast lane does, together at the end of each event-loop turn (README, "Performance").
+ */
+export const startBareServer = async (bodyBytes: number, turnBatched = false): Promise<BenchServer> => {
   const port = await freePort();
-  const proc = spawn(process.execPath, [join(root, 'bench/lib/bare-server.mjs')], { env: { ...process.env, PORT: String(port), BODY_BYTES: String(bodyBytes) } });
+  const env = { ...process.env, PORT: String(port), BODY_BYTES: String(bodyBytes), BARE_TURN_BATCH: turnBatched ? '1' : '0' };
+  const proc = spawn(process.execPath, [join(root, 'bench/lib/bare-server.mjs')], { env });
   const url = `http://127.0.0.1:${port}`;
-  return track('node:http', proc, url, async () => (await fetch(url)).ok);
+  return track(turnBatched ? 'node:http turn-batched' : 'node:http', proc, url, async () => (await fetch(url)).ok);
 };
 
 /** The minimal Fastify reference, in its own process: the ceiling of any Fastify application here. */
@@ -89,3 +93,33 @@ export const startOpenbid = async (config: Record<string, unknown>): Promise<Ben
   const url = `http://127.0.0.1:${port}`;
   return track('openbid', proc, url, async () => (await fetch(`${url}/status`)).status === 204);
 };
+
+/** The servers every openbid figure is read against: bare node:http both ways and minimal Fastify. */
+export interface References {
+  readonly bare: BenchServer;
+  readonly turnBatchedBare: BenchServer;
+  readonly fastify: BenchServer;
+  stop(): Promise<void>;
+}
+
+/** Starts the reference servers, answering GETs with a body of `bodyBytes`. */
+export const startReferences = async (bodyBytes: number): Promise<References> => {
+  const bare = await startBareServer(bodyBytes);
+  const turnBatchedBare = await startBareServer(bodyBytes, true);
+  const fastify = await startFastifyReference(bodyBytes);
+  return {
+    bare,
+    turnBatchedBare,
+    fastify,
+    stop: async () => {
+      await Promise.all([bare.stop(), turnBatchedBare.stop(), fastify.stop()]);
+    },
+  };
+};
+
+/** The same load against each reference: `load` gets a server's origin (`http://127.0.0.1:port`). */
+export const referenceLoads = <S>(refs: References, load: (origin: string) => S): { bare: S; turnBatchedBare: S; fastify: S } => ({
+  bare: load(refs.bare.url),
+  turnBatchedBare: load(refs.turnBatchedBare.url),
+  fastify: load(refs.fastify.url),
+});
