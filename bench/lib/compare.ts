@@ -16,12 +16,14 @@ export interface Comparison {
 export interface ComparisonResult {
   readonly name: string;
   readonly target: number;
+  /** Medians of the rounds' req/s. */
   readonly bareRps: number;
   readonly openbidRps: number;
+  /** The median of the rounds' openbid/bare ratios. */
   readonly ratio: number;
   /** Minimal Fastify / bare, when the reference was measured. */
   readonly fastifyRatio?: number;
-  /** openbid / turn-batched bare, when that reference was measured: the like-for-like figure. */
+  /** The median of the rounds' openbid / turn-batched bare, when measured: the like-for-like figure. */
   readonly turnBatchedRatio?: number;
   readonly openbidP99Ms: number;
   readonly rounds: readonly Round[];
@@ -54,8 +56,10 @@ export interface CompareOptions {
 }
 
 /**
- * Loads the bare server and openbid in alternation, `rounds` times each, after a warm-up of both,
- * and compares the medians. Alternating cancels slow drift of the machine (thermal, neighbours).
+ * Loads the bare server and openbid in alternation, `rounds` times each, after a warm-up of both.
+ * Each round's ratio compares runs seconds apart; the figure is the median of those ratios, so a
+ * round in which the machine stalled for one server (this VM's bare baseline has dropped by half
+ * for a round) moves it less than a ratio of medians taken from different rounds would.
  */
 export const compare = async (c: Comparison, opts: CompareOptions): Promise<ComparisonResult> => {
   await checked(`${c.name} warm-up (bare)`, { ...c.bare, seconds: opts.warmupSeconds });
@@ -79,9 +83,9 @@ export const compare = async (c: Comparison, opts: CompareOptions): Promise<Comp
   }
   const bareRps = median(rounds.map((r) => r.bare));
   const openbidRps = median(rounds.map((r) => r.openbid));
-  const ratio = openbidRps / bareRps;
-  const fastifyRatio = c.fastify ? median(rounds.map((r) => r.fastify ?? 0)) / bareRps : undefined;
-  const turnBatchedRatio = c.turnBatchedBare ? openbidRps / median(rounds.map((r) => r.turnBatchedBare ?? 0)) : undefined;
+  const ratio = median(rounds.map((r) => r.openbid / r.bare));
+  const fastifyRatio = c.fastify ? median(rounds.map((r) => (r.fastify ?? 0) / r.bare)) : undefined;
+  const turnBatchedRatio = c.turnBatchedBare ? median(rounds.map((r) => r.openbid / (r.turnBatchedBare ?? 1))) : undefined;
   return {
     name: c.name,
     target: c.target,

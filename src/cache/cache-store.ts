@@ -23,7 +23,8 @@ import type { MaybePromise } from '../core/maybe-promise.js';
  * Contract:
  * - `get` gives the bytes last written for the key, or `undefined` when the key is missing or
  *   expired: a Buffer, or a `ByteString` (one character per byte) from a store that copies
- *   values out of its own buffers, where a string is the cheaper copy. Callers treat both as bytes. An in-process store returns them directly and throws its failures; a network store
+ *   values out of its own buffers, where a string is the cheaper copy; callers treat both as
+ *   bytes. An in-process store returns them directly and throws its failures; a network store
  *   returns a promise and rejects. Callers handle both (`await` does). TTLs are honoured on a best-effort basis: an entry may disappear earlier (eviction),
  *   never be readable much later than its TTL.
  * - `putMany` is all-or-nothing: it answers (one boolean per entry, in order: `true` written,
