@@ -66,7 +66,7 @@ const track = async (name: string, proc: ChildProcess, url: string, ready: () =>
  * The bare node:http baseline, in its own process. With `turnBatched` it writes its answers as
  * openbid's fast lane does, together at the end of each event-loop turn (README, "Performance").
  */
-export const startBareServer = async (bodyBytes: number, turnBatched = false): Promise<BenchServer> => {
+const startBareServer = async (bodyBytes: number, turnBatched = false): Promise<BenchServer> => {
   const port = await freePort();
   const env = { ...process.env, PORT: String(port), BODY_BYTES: String(bodyBytes), BARE_TURN_BATCH: turnBatched ? '1' : '0' };
   const proc = spawn(process.execPath, [join(root, 'bench/lib/bare-server.mjs')], { env });
@@ -75,7 +75,7 @@ export const startBareServer = async (bodyBytes: number, turnBatched = false): P
 };
 
 /** The minimal Fastify reference, in its own process: the ceiling of any Fastify application here. */
-export const startFastifyReference = async (bodyBytes: number): Promise<BenchServer> => {
+const startFastifyReference = async (bodyBytes: number): Promise<BenchServer> => {
   const port = await freePort();
   const proc = spawn(process.execPath, [join(root, 'bench/lib/fastify-server.mjs')], { env: { ...process.env, PORT: String(port), BODY_BYTES: String(bodyBytes) } });
   const url = `http://127.0.0.1:${port}`;

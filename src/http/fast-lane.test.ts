@@ -282,11 +282,16 @@ describe('fast lane writing', () => {
       destroy: () => log.push(`destroy ${name}`),
     }) as unknown as ServerResponse;
   const fakeRequest = (url: string): IncomingMessage => ({ method: 'GET', url, headers: {} }) as unknown as IncomingMessage;
-
-  it('writes the answers ready in one event-loop turn together, in order, at the end of the turn', async () => {
+  /** A lane with one GET route, `/a`, and the logger it logs to. */
+  const laneWithOneRoute = (): { lane: FastLane; logger: ReturnType<typeof recordingLogger> } => {
     const logger = recordingLogger();
     const lane = createFastLane({ logger, metrics: createRequestMetrics({ metrics: createPrometheusMetrics({ processMetrics: false }), logger, slowRequestMs: 10 }), enabled: true });
     lane.get('/a', () => ({ status: 200, body: 'a' }));
+    return { lane, logger };
+  };
+
+  it('writes the answers ready in one event-loop turn together, in order, at the end of the turn', async () => {
+    const { lane } = laneWithOneRoute();
     const log: string[] = [];
     for (const name of ['one', 'two', 'three']) assert.ok(lane.serve(fakeRequest('/a'), fakeResponse(log, name)));
     assert.deepEqual(log, [], 'nothing written before the turn ends');
@@ -295,9 +300,7 @@ describe('fast lane writing', () => {
   });
 
   it('still writes the rest of a batch when one answer cannot be written, and logs it', async () => {
-    const logger = recordingLogger();
-    const lane = createFastLane({ logger, metrics: createRequestMetrics({ metrics: createPrometheusMetrics({ processMetrics: false }), logger, slowRequestMs: 10 }), enabled: true });
-    lane.get('/a', () => ({ status: 200, body: 'a' }));
+    const { lane, logger } = laneWithOneRoute();
     const log: string[] = [];
     lane.serve(fakeRequest('/a'), fakeResponse(log, 'broken', true));
     lane.serve(fakeRequest('/a'), fakeResponse(log, 'fine'));
@@ -306,4 +309,3 @@ describe('fast lane writing', () => {
     assert.equal(logger.entries[0]?.msg, 'fast lane could not write an answer');
   });
 });
-

@@ -125,8 +125,10 @@ export const createFastLane = (opts: FastLaneOptions): FastLane => {
    * other answer ready by then, instead of at once. Why: a socket write that finds its reader
    * asleep pays to wake it (on loopback the reader's whole receive path runs in the writer's
    * system call), and answers written one by one as each request is read wake it once each; in a
-   * burst, once. Measured +50% on `POST /cache` and +10–30% on `GET /cache` (README,
-   * "Performance"). An answer waits only for the other requests read in the same turn to be
+   * burst, once. With the load generator on the same host this measured +50% on `POST /cache`
+   * and +10–30% on `GET /cache`, and a bare node:http server doing the same gains about as much
+   * (README, "Performance"): it saves CPU when clients are on the same host (a sidecar proxy, a
+   * local load balancer), not work of openbid's own. An answer waits only for the other requests read in the same turn to be
    * handled, which the loop was busy with anyway; it never waits for new I/O.
    */
   const write = (req: IncomingMessage, res: ServerResponse, route: LaneRoute, answer: Answer, started: number): void => {
@@ -156,7 +158,8 @@ export const createFastLane = (opts: FastLaneOptions): FastLane => {
           (err: unknown) => fail(req, res, route, err, started),
         )
         .catch((err: unknown) => {
-          // Only a bug in writing could land here; never leave the socket waiting for an answer.
+          // Only a bug in turning the error into an answer could land here (writing happens later,
+          // in writePending); never leave the socket waiting for an answer.
           opts.logger.error({ err, route: route.route }, 'fast lane could not write an answer');
           res.destroy();
         });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { storedBuffer, storedText } from '../../../test/support/store-contract.js';
 import { createRingSegment, entryBytes, hashKey } from './ring-segment.js';
 import type { RingSegment } from './ring-segment.js';
-import { storedBuffer, storedText } from '../../../test/support/store-contract.js';
 
 const FAR = Number.MAX_SAFE_INTEGER;
 const put = (seg: RingSegment, key: string, value: string | Buffer, hash = hashKey(key), expiresAt = FAR): boolean =>
