@@ -28,6 +28,8 @@ const write = (res, post) => {
   if (!turnBatched) return answer(res, post);
   if (pending.length === 0) setImmediate(writePending);
   pending.push(res, post);
+  // The same bound as the lane's (MAX_TURN_BATCH in src/http/fast-lane.ts).
+  if (pending.length === 32 * 2) writePending();
 };
 
 const server = createServer((req, res) => {

@@ -11,7 +11,7 @@ import { AppError, ErrorCode } from '../core/app-error.js';
 import type { Logger } from '../core/logger.js';
 import { createPrometheusMetrics } from '../metrics/prometheus.js';
 import type { AnswerRequest, BodyAnswerRequest } from './answer.js';
-import { createFastLane } from './fast-lane.js';
+import { MAX_TURN_BATCH, createFastLane } from './fast-lane.js';
 import type { FastLane } from './fast-lane.js';
 import { createRequestMetrics } from './request-metrics.js';
 
@@ -297,6 +297,18 @@ describe('fast lane writing', () => {
     assert.deepEqual(log, [], 'nothing written before the turn ends');
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(log, ['head one', 'end one', 'head two', 'end two', 'head three', 'end three']);
+  });
+
+  it('writes a batch as soon as it holds MAX_TURN_BATCH answers, so no answer waits for a whole long turn', async () => {
+    const { lane } = laneWithOneRoute();
+    const log: string[] = [];
+    const count = MAX_TURN_BATCH + 3;
+    for (let i = 0; i < count; i++) lane.serve(fakeRequest('/a'), fakeResponse(log, String(i)));
+    assert.equal(log.length, MAX_TURN_BATCH * 2, 'the first full batch is written during the turn');
+    assert.deepEqual(log.slice(0, 2), ['head 0', 'end 0']);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(log.length, count * 2, 'the rest at the end of the turn');
+    assert.deepEqual(log.slice(-2), [`head ${count - 1}`, `end ${count - 1}`]);
   });
 
   it('still writes the rest of a batch when one answer cannot be written, and logs it', async () => {
