@@ -63,9 +63,9 @@ interface PostRoute extends LaneRoute {
 const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
 /**
  * The most answers held back in one turn: the batch is written as soon as it has this many, so
- * under thousands of connections the first answer of a turn never waits for more than this many
- * others to be handled (~0.8 ms of `POST /cache` work), not for the whole turn. At 64 connections
- * 32 measured the same throughput as no bound, 16 −2%, 4 −17% (README, "Performance").
+ * under thousands of connections the first answer of a turn waits for at most 31 others to be
+ * handled (under 1 ms of `POST /cache` work), not for the whole turn. At 64 connections 32
+ * measured the same throughput as no bound, 16 −2%, 4 −17% (README, "Performance").
  */
 export const MAX_TURN_BATCH = 32;
 // The headers every answer starts with, flattened once as `writeHead` takes them.
