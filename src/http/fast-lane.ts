@@ -136,8 +136,8 @@ export const createFastLane = (opts: FastLaneOptions): FastLane => {
    * and +10–30% on `GET /cache`, and a bare node:http server doing the same gains about as much
    * (README, "Performance"): it saves CPU when clients are on the same host (a sidecar proxy, a
    * local load balancer), not work of openbid's own. An answer waits only for the other requests
-   * read in the same turn to be handled, which the loop was busy with anyway, and at most for
-   * `MAX_TURN_BATCH` of them; it never waits for new I/O.
+   * read in the same turn to be handled, which the loop was busy with anyway, and for at most
+   * `MAX_TURN_BATCH - 1` of them; it never waits for new I/O.
    */
   const write = (req: IncomingMessage, res: ServerResponse, route: LaneRoute, answer: Answer, started: number): void => {
     if (pending.length === 0) setImmediate(writePending);
