@@ -1,3 +1,6 @@
+import type { Bytes } from '../core/bytes.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
+
 /** One value to write: the key, the stored bytes (type prefix included) and its lifetime. */
 export interface StoreEntry {
   readonly key: string;
@@ -13,9 +16,6 @@ export interface PutManyOptions {
    */
   readonly createOnly: boolean;
 }
-
-import type { Bytes } from '../core/bytes.js';
-import type { MaybePromise } from '../core/maybe-promise.js';
 
 /**
  * Key/value store with per-entry TTL behind `/cache`, `/storage` and the in-process cache client.

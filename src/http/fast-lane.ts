@@ -68,6 +68,8 @@ const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
  * measured the same throughput as no bound, 16 −2%, 4 −17% (README, "Performance").
  */
 export const MAX_TURN_BATCH = 32;
+/** Slots one waiting answer takes in the lane's flat queue (req, res, route, answer, started). */
+const PENDING_SLOTS = 5;
 // The headers every answer starts with, flattened once as `writeHead` takes them.
 const BASE_HEADERS: readonly string[] = ANSWER_HEADERS.flat();
 /**
@@ -109,12 +111,13 @@ export const createFastLane = (opts: FastLaneOptions): FastLane => {
     route.record(answer.status, performance.now() - started);
   };
 
-  // Answers ready in this event-loop turn, five slots each (req, res, route, answer, started).
+  // Answers ready in this event-loop turn, flat: PENDING_SLOTS slots each (req, res, route,
+  // answer, started), so queuing one makes no object of its own.
   let pending: unknown[] = [];
   const writePending = (): void => {
     const batch = pending;
     pending = [];
-    for (let i = 0; i < batch.length; i += 5) {
+    for (let i = 0; i < batch.length; i += PENDING_SLOTS) {
       const req = batch[i] as IncomingMessage;
       const res = batch[i + 1] as ServerResponse;
       const route = batch[i + 2] as LaneRoute;
@@ -142,7 +145,7 @@ export const createFastLane = (opts: FastLaneOptions): FastLane => {
   const write = (req: IncomingMessage, res: ServerResponse, route: LaneRoute, answer: Answer, started: number): void => {
     if (pending.length === 0) setImmediate(writePending);
     pending.push(req, res, route, answer, started);
-    if (pending.length === MAX_TURN_BATCH * 5) writePending();
+    if (pending.length === MAX_TURN_BATCH * PENDING_SLOTS) writePending();
   };
 
   const fail = (req: IncomingMessage, res: ServerResponse, route: GetRoute | PostRoute, err: unknown, started: number): void => {
