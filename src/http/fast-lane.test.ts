@@ -11,7 +11,9 @@ import { AppError, ErrorCode } from '../core/app-error.js';
 import type { Logger } from '../core/logger.js';
 import { createPrometheusMetrics } from '../metrics/prometheus.js';
 import type { AnswerRequest, BodyAnswerRequest } from './answer.js';
-import { MAX_TURN_BATCH, createFastLane } from './fast-lane.js';
+import { createFastLane } from './fast-lane.js';
+import { createLaneRoutes } from './lane-routes.js';
+import { MAX_TURN_BATCH } from './turn-batch.js';
 import type { FastLane } from './fast-lane.js';
 import { createRequestMetrics } from './request-metrics.js';
 
@@ -45,24 +47,25 @@ describe('fast lane', () => {
     metrics = createPrometheusMetrics({ processMetrics: false });
     seen = [];
     posted = [];
-    lane = createFastLane({ logger, metrics: createRequestMetrics({ metrics, logger, slowRequestMs: 10 }), enabled });
-    lane.get('/value', (req) => {
+    const routes = createLaneRoutes({ logger, metrics: createRequestMetrics({ metrics, logger, slowRequestMs: 10 }) });
+    lane = createFastLane({ logger, routes, enabled });
+    routes.get('/value', (req) => {
       seen.push(req);
       return { status: 200, contentType: 'application/xml', body: Buffer.from('<VAST/>') };
     });
-    lane.get('/text', async () => ({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'héllo' }));
-    lane.get('/empty', () => ({ status: 200 }));
-    lane.get('/missing', () => {
+    routes.get('/text', async () => ({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'héllo' }));
+    routes.get('/empty', () => ({ status: 200 }));
+    routes.get('/missing', () => {
       throw new AppError(ErrorCode.NOT_FOUND, 'GET /missing: Key not found');
     });
-    lane.get('/slow-backend', async () => {
+    routes.get('/slow-backend', async () => {
       throw new AppError(ErrorCode.BACKEND_TIMEOUT, 'Backend timed out.', { cause: new Error('redis took too long') });
     });
-    lane.get('/bug', () => {
+    routes.get('/bug', () => {
       throw new TypeError('undefined is not a function');
     });
-    lane.get('/slow', () => new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 30)));
-    lane.post('/write', POST_LIMIT, async (req) => {
+    routes.get('/slow', () => new Promise((resolve) => setTimeout(() => resolve({ status: 200 }), 30)));
+    routes.post('/write', POST_LIMIT, async (req) => {
       posted.push(req);
       if (req.body === 'bad') throw new AppError(ErrorCode.BAD_REQUEST, 'Bad body.');
       return { status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ got: req.body }) };
@@ -285,8 +288,9 @@ describe('fast lane writing', () => {
   /** A lane with one GET route, `/a`, and the logger it logs to. */
   const laneWithOneRoute = (): { lane: FastLane; logger: ReturnType<typeof recordingLogger> } => {
     const logger = recordingLogger();
-    const lane = createFastLane({ logger, metrics: createRequestMetrics({ metrics: createPrometheusMetrics({ processMetrics: false }), logger, slowRequestMs: 10 }), enabled: true });
-    lane.get('/a', () => ({ status: 200, body: 'a' }));
+    const routes = createLaneRoutes({ logger, metrics: createRequestMetrics({ metrics: createPrometheusMetrics({ processMetrics: false }), logger, slowRequestMs: 10 }) });
+    routes.get('/a', () => ({ status: 200, body: 'a' }));
+    const lane = createFastLane({ logger, routes, enabled: true });
     return { lane, logger };
   };
 

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'undici';
 import { buildTestApp } from '../support/app.js';
@@ -15,14 +17,31 @@ const routeHeaders = (headers: Record<string, unknown>): Record<string, string> 
 };
 
 /**
- * The fast lane answers GET /cache, /storage, /event and /vtrack without Fastify, which keeps
- * serving the same paths for HEAD, trailing slashes and access logs, and `inject` in tests. Each
- * request below is sent both ways and must get the same status, headers and bytes.
+ * A GET with `Connection: close` (no agent), which the wire lane leaves to node:http: the way to
+ * reach the fast lane on node:http's request objects.
+ */
+const getThroughNodeHttp = (url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> =>
+  new Promise((resolve, reject) => {
+    httpRequest(url, { agent: false, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+
+/**
+ * The wire lane (keep-alive requests, as undici sends them) and the fast lane on node:http (the
+ * `Connection: close` ones) answer GET /cache, /storage, /event and /vtrack without Fastify, which
+ * keeps serving the same paths for HEAD, trailing slashes and access logs, and `inject` in tests.
+ * Each request below is sent every way and must get the same status, headers and bytes.
  */
 // Non-ASCII in stored values: both ways must send their UTF-8 bytes unchanged.
 const XML_VALUE = '<VAST version="3.0"><AdTitle>Café 😀 — ünï</AdTitle></VAST>';
 
-describe('fast lane and Fastify answer alike', () => {
+describe('the wire lane, the fast lane and Fastify answer alike', () => {
   let app: TestApp;
   let base: string;
   let stored: { xml: string; json: string };
@@ -88,6 +107,10 @@ describe('fast lane and Fastify answer alike', () => {
       assert.equal(viaLane.statusCode, viaFastify.statusCode, `${url}: status`);
       assert.deepEqual(routeHeaders(viaLane.headers), routeHeaders(viaFastify.headers), `${url}: headers`);
       assert.ok(laneBody.equals(viaFastify.rawPayload), `${url}: body ${laneBody.toString()} vs ${viaFastify.body}`);
+      const viaNodeHttp = await getThroughNodeHttp(`${base}${url}`, headers);
+      assert.equal(viaNodeHttp.status, viaFastify.statusCode, `${url}: status on node:http`);
+      assert.deepEqual(routeHeaders(viaNodeHttp.headers), routeHeaders(viaFastify.headers), `${url}: headers on node:http`);
+      assert.ok(viaNodeHttp.body.equals(viaFastify.rawPayload), `${url}: body on node:http`);
     }
   });
 

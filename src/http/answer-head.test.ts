@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createAnswerHeadWriter } from './answer-head.js';
+
+describe('createAnswerHeadWriter', () => {
+  it('writes the status line, the headers of every answer, the CORS echo, type, length, Date and keep-alive', () => {
+    const write = createAnswerHeadWriter(72_500, () => Date.UTC(2026, 10, 23, 12, 0, 1, 500));
+    assert.equal(
+      write({ status: 404, contentType: 'text/plain; charset=utf-8', body: 'x' }, 1, 'https://pub.example'),
+      'HTTP/1.1 404 Not Found\r\nvary: Origin\r\ncache-control: no-cache\r\nx-content-type-options: nosniff\r\n' +
+        'access-control-allow-origin: https://pub.example\r\naccess-control-allow-credentials: true\r\n' +
+        'content-type: text/plain; charset=utf-8\r\ncontent-length: 1\r\n' +
+        'Date: Mon, 23 Nov 2026 12:00:01 GMT\r\nConnection: keep-alive\r\nKeep-Alive: timeout=72\r\n\r\n',
+    );
+  });
+
+  it('leaves out what an answer does not have, and names a status Node does not know "unknown"', () => {
+    const head = createAnswerHeadWriter(5000, () => 0)({ status: 299 }, 0, undefined);
+    assert.ok(head.startsWith('HTTP/1.1 299 unknown\r\nvary: Origin\r\n'));
+    assert.ok(!head.includes('\r\ncontent-type:') && !head.includes('access-control'));
+    assert.ok(head.includes('content-length: 0\r\nDate: Thu, 01 Jan 1970 00:00:00 GMT\r\n'));
+  });
+
+  it('formats the Date once a second, and anew as soon as the second changes', () => {
+    let now = Date.UTC(2026, 10, 23, 12, 0, 1, 0);
+    let reads = 0;
+    const write = createAnswerHeadWriter(5000, () => {
+      reads++;
+      return now;
+    });
+    const dateOf = (): string => /Date: ([^\r]*)/.exec(write({ status: 200 }, 0, undefined))?.[1] ?? '';
+    assert.equal(dateOf(), 'Mon, 23 Nov 2026 12:00:01 GMT');
+    now += 999;
+    assert.equal(dateOf(), 'Mon, 23 Nov 2026 12:00:01 GMT');
+    now += 1;
+    assert.equal(dateOf(), 'Mon, 23 Nov 2026 12:00:02 GMT');
+    assert.equal(reads, 3);
+  });
+});

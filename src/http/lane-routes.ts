@@ -1,0 +1,115 @@
+import { performance } from 'node:perf_hooks';
+import { parse as parseQuery } from 'fast-querystring';
+import type { Logger } from '../core/logger.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
+import { errorAnswer, loggableCause } from './answer.js';
+import type { Answer, AnswerHandler, BodyAnswerHandler } from './answer.js';
+import type { RequestMetrics, RequestRecorder } from './request-metrics.js';
+
+/**
+ * The routes both lanes serve without Fastify (`fast-lane.ts` on node:http's request objects,
+ * `wire-lane.ts` on the connection's bytes), and what the two share: finding a route, reading
+ * its query, deciding whether a POST body is one a lane reads, and running its handler.
+ */
+export interface LaneRoutes {
+  /** Serves GET `path` with `handler` (the caller registers the same handler with Fastify). */
+  get(path: string, handler: AnswerHandler): void;
+  /** Serves POST `path` with `handler`, for bodies of at most `bodyLimit` bytes. */
+  post(path: string, bodyLimit: number, handler: BodyAnswerHandler): void;
+  /** The GET route of exactly `path`, if there is one. */
+  findGet(path: string): GetRoute | undefined;
+  /** The POST route of exactly `path`, if there is one. */
+  findPost(path: string): PostRoute | undefined;
+  /**
+   * Runs a handler and gives its answer (an error answer if it throws or rejects) to `done`,
+   * exactly once: now when the handler answered directly, else when its promise settles. 5xx
+   * answers are logged with their cause. True when `done` has already been called.
+   */
+  run<R>(route: LaneRoute, handler: (r: R) => MaybePromise<Answer>, request: R, done: (answer: Answer) => void): boolean;
+}
+
+export interface LaneRoute {
+  readonly route: string;
+  readonly method: 'GET' | 'POST';
+  readonly record: RequestRecorder;
+}
+
+export interface GetRoute extends LaneRoute {
+  readonly method: 'GET';
+  readonly handler: AnswerHandler;
+}
+
+export interface PostRoute extends LaneRoute {
+  readonly method: 'POST';
+  readonly handler: BodyAnswerHandler;
+  readonly bodyLimit: number;
+}
+
+const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * The query of a request target (path, then `?query`), parsed as Fastify parses it (the same
+ * library), so both ways read a query alike: a repeated parameter is an array.
+ */
+export const laneQuery = (target: string, mark: number): Readonly<Record<string, unknown>> =>
+  mark === -1 || mark === target.length - 1 ? NO_QUERY : parseQuery(target.slice(mark + 1));
+
+/**
+ * The Content-Types whose POST bodies the lanes read: what Prebid.js and servers send to the
+ * cache (`text/plain` spares browsers a CORS preflight). Fastify takes any other, with its own
+ * media-type validation (415 for a malformed one).
+ */
+const LANE_CONTENT_TYPE = /^(?:application\/json|text\/plain)(?:\s*;\s*charset=utf-8)?$/i;
+
+/**
+ * Whether a lane reads a POST body of this Content-Type and length itself: a JSON or text body
+ * within the route's limit, or an empty one with no type. A longer one stays Fastify's (413).
+ */
+export const isLaneBody = (contentType: string | undefined, contentLength: number, bodyLimit: number): boolean =>
+  contentLength <= bodyLimit && (contentType === undefined ? contentLength === 0 : LANE_CONTENT_TYPE.test(contentType));
+
+/** Milliseconds since an arbitrary origin, for request durations. */
+export const laneClock = (): number => performance.now();
+
+export const createLaneRoutes = (opts: { readonly logger: Logger; readonly metrics: RequestMetrics }): LaneRoutes => {
+  const gets = new Map<string, GetRoute>();
+  const posts = new Map<string, PostRoute>();
+
+  const failed = (route: LaneRoute, err: unknown): Answer => {
+    const answer = errorAnswer(err);
+    if (answer.status >= 500) opts.logger.error({ err: loggableCause(err), method: route.method, route: route.route }, String(answer.body));
+    return answer;
+  };
+
+  return {
+    get: (path, handler) => {
+      gets.set(path, { route: path, method: 'GET', handler, record: opts.metrics.forRoute(path, 'GET') });
+    },
+    post: (path, bodyLimit, handler) => {
+      posts.set(path, { route: path, method: 'POST', handler, bodyLimit, record: opts.metrics.forRoute(path, 'POST') });
+    },
+    findGet: (path) => gets.get(path),
+    findPost: (path) => posts.get(path),
+
+    run: (route, handler, request, done) => {
+      let result: MaybePromise<Answer>;
+      try {
+        result = handler(request);
+      } catch (err) {
+        done(failed(route, err));
+        return true;
+      }
+      if (!(result instanceof Promise)) {
+        done(result);
+        return true;
+      }
+      result
+        .then(done, (err: unknown) => done(failed(route, err)))
+        .catch((err: unknown) => {
+          // Only a bug in `done` could land here: it must not become an unhandled rejection.
+          opts.logger.error({ err, route: route.route }, 'lane could not pass on an answer');
+        });
+      return false;
+    },
+  };
+};

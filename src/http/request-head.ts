@@ -1,0 +1,105 @@
+/**
+ * Reads an HTTP/1.1 request head, strictly: only the narrow, unambiguous form the wire lane
+ * serves itself. Anything outside it is not an error here but "not mine": the connection goes
+ * to node:http, whose parser (llhttp) answers it or refuses it with its own status. So this
+ * reader never has to be as complete as llhttp, only never more lenient. That is what keeps
+ * request smuggling out: every byte whose framing could be read two ways (a bare CR or LF, a
+ * folded line, Transfer-Encoding, two Content-Lengths, a Content-Length that is not plain
+ * digits) makes the head unsupported.
+ */
+
+/** A request head the wire lane can serve. */
+export interface RequestHead {
+  readonly method: 'GET' | 'POST';
+  /** The request target as sent: an absolute path, then an optional `?query`. */
+  readonly target: string;
+  /**
+   * Header fields by lower-case name, values without surrounding blanks, as node:http gives
+   * them. Every name appears once (a repeated name makes the head unsupported).
+   */
+  readonly headers: Record<string, string>;
+  /** The body's length (0 when there is no Content-Length). */
+  readonly contentLength: number;
+  /** The length of the head, its closing empty line included: where the body starts. */
+  readonly headBytes: number;
+}
+
+/** The head has not all arrived yet. */
+export const INCOMPLETE = 0;
+/** The head is not one the wire lane serves: node:http must read it. */
+export const UNSUPPORTED = 1;
+
+export type HeadReading = RequestHead | typeof INCOMPLETE | typeof UNSUPPORTED;
+
+/** node:http's default `maxHeaderSize`: a longer head goes to node:http, which answers 431. */
+export const MAX_HEAD_BYTES = 16 * 1024;
+
+const HEAD_END = Buffer.from('\r\n\r\n', 'latin1');
+/**
+ * A control character other than HTAB, a CR not followed by LF or an LF not preceded by CR:
+ * lines must end in CRLF and nothing else, and values hold no controls (RFC 9110 5.5).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const FORBIDDEN = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)|(?<!\r)\n/;
+/**
+ * The request line: GET or POST, an origin-form target of visible ASCII (no fragment), HTTP/1.1.
+ * HEAD, OPTIONS, absolute-form targets and HTTP/1.0 go to node:http.
+ */
+const REQUEST_LINE = /^(GET|POST) (\/[!-"$-~]*) HTTP\/1\.1$/;
+/** A field name: an RFC 9110 token. A name with a blank before its colon is not one. */
+const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const DIGITS = /^[0-9]{1,15}$/;
+
+/** Fields whose presence means framing or semantics the wire lane leaves to node:http. */
+const NOT_MINE = new Set(['transfer-encoding', 'upgrade', 'expect', 'te', 'trailer']);
+
+const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
+
+/**
+ * Reads the request head at the start of `bytes`. {@link INCOMPLETE} when its end has not
+ * arrived (and it could still be short enough); {@link UNSUPPORTED} when it is not one the wire
+ * lane serves; else the head.
+ */
+export const readRequestHead = (bytes: Buffer): HeadReading => {
+  const end = bytes.indexOf(HEAD_END);
+  if (end === -1) return bytes.length >= MAX_HEAD_BYTES ? UNSUPPORTED : INCOMPLETE;
+  const headBytes = end + HEAD_END.length;
+  if (headBytes > MAX_HEAD_BYTES) return UNSUPPORTED;
+  // latin1: one character per byte, so bytes 0x80-0xff in values (which node:http also
+  // accepts) come back out unchanged when echoed.
+  const head = bytes.toString('latin1', 0, end);
+  if (FORBIDDEN.test(head)) return UNSUPPORTED;
+  const lines = head.split('\r\n');
+  const requestLine = REQUEST_LINE.exec(lines[0] ?? '');
+  if (requestLine === null) return UNSUPPORTED;
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const colon = line.indexOf(':');
+    if (colon <= 0) return UNSUPPORTED;
+    const rawName = line.slice(0, colon);
+    if (!FIELD_NAME.test(rawName)) return UNSUPPORTED;
+    const name = rawName.toLowerCase();
+    if (name in headers || NOT_MINE.has(name)) return UNSUPPORTED;
+    let from = colon + 1;
+    let to = line.length;
+    while (from < to && isBlank(line.charCodeAt(from))) from++;
+    while (to > from && isBlank(line.charCodeAt(to - 1))) to--;
+    headers[name] = line.slice(from, to);
+  }
+  // HTTP/1.1 requires a Host; node:http answers 400 without one.
+  if (headers.host === undefined) return UNSUPPORTED;
+  // `Connection: close` (or anything but keep-alive) asks for connection handling node:http does.
+  const connection = headers.connection;
+  if (connection !== undefined && connection.toLowerCase() !== 'keep-alive') return UNSUPPORTED;
+  const length = headers['content-length'];
+  let contentLength = 0;
+  if (length !== undefined) {
+    if (!DIGITS.test(length)) return UNSUPPORTED;
+    contentLength = Number(length);
+  }
+  const method = requestLine[1] as 'GET' | 'POST';
+  // A GET with a body is legal but odd; node:http reads and drops it.
+  if (method === 'GET' && contentLength !== 0) return UNSUPPORTED;
+  return { method, target: requestLine[2] as string, headers, contentLength, headBytes };
+};

@@ -1,0 +1,313 @@
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, afterEach, beforeEach, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { field, openRaw } from '../../test/support/raw-http.js';
+import type { RawAnswer, RawConnection } from '../../test/support/raw-http.js';
+import { AppError, ErrorCode } from '../core/app-error.js';
+import { byteStringOf } from '../core/bytes.js';
+import type { Logger } from '../core/logger.js';
+import { createPrometheusMetrics } from '../metrics/prometheus.js';
+import { bytesAnswer } from './answer.js';
+import type { Answer, AnswerRequest, BodyAnswerRequest } from './answer.js';
+import { createFastLane } from './fast-lane.js';
+import { createLaneRoutes } from './lane-routes.js';
+import { createRequestMetrics } from './request-metrics.js';
+import { putWireLaneInFront } from './wire-lane.js';
+import type { WireLane } from './wire-lane.js';
+
+/** A logger that keeps what it is given. */
+const recordingLogger = (): Logger & { messages: (string | undefined)[] } => {
+  const messages: (string | undefined)[] = [];
+  const at = () => (_obj: unknown, msg?: string) => {
+    messages.push(msg);
+  };
+  const logger = { messages, fatal: at(), error: at(), warn: at(), info: at(), debug: at(), trace: at(), child: () => logger };
+  return logger;
+};
+
+const FALLBACK_STATUS = 299;
+const POST_LIMIT = 64;
+const BIG = Buffer.alloc(256 * 1024, 'b');
+const get = (path: string, extra = ''): string => `GET ${path} HTTP/1.1\r\nHost: t\r\n${extra}\r\n`;
+const post = (path: string, body: string, extra = ''): string =>
+  `POST ${path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${String(Buffer.byteLength(body))}\r\n${extra}\r\n${body}`;
+const text = (a: RawAnswer): string => a.body.toString('utf8');
+
+describe('wire lane', () => {
+  let server: Server;
+  let port: number;
+  let wire: WireLane;
+  let logger: ReturnType<typeof recordingLogger>;
+  let metrics: ReturnType<typeof createPrometheusMetrics>;
+  let seen: AnswerRequest[];
+  let posted: BodyAnswerRequest[];
+  let bigServed: number;
+  let fallbackServed: number;
+  const connections: RawConnection[] = [];
+
+  const start = async (keepAliveTimeoutMs = 5000): Promise<void> => {
+    logger = recordingLogger();
+    metrics = createPrometheusMetrics({ processMetrics: false });
+    seen = [];
+    posted = [];
+    bigServed = 0;
+    fallbackServed = 0;
+    const routes = createLaneRoutes({ logger, metrics: createRequestMetrics({ metrics, logger, slowRequestMs: 0 }) });
+    routes.get('/value', (req) => {
+      seen.push(req);
+      return { status: 200, contentType: 'application/xml', body: Buffer.from('<VAST/>') };
+    });
+    routes.get('/latin', () => {
+      const bytes = Buffer.from('<a>é</a>');
+      return bytesAnswer(200, 'application/xml', byteStringOf(bytes, 0, bytes.length));
+    });
+    routes.get('/text', async () => ({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'héllo' }));
+    routes.get('/slow', () => new Promise<Answer>((resolve) => setTimeout(() => resolve({ status: 200, contentType: 'text/plain', body: 'slow' }), 40)));
+    routes.get('/big', () => {
+      bigServed++;
+      return { status: 200, contentType: 'application/octet-stream', body: BIG };
+    });
+    routes.get('/missing', () => {
+      throw new AppError(ErrorCode.NOT_FOUND, 'GET /missing: Key not found');
+    });
+    // A number is no body a socket can write: stands for a bug in writing.
+    routes.get('/broken', () => ({ status: 200, body: 42 as unknown as string }));
+    routes.post('/write', POST_LIMIT, (req) => {
+      posted.push(req);
+      return { status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ got: req.body }) };
+    });
+    const lane = createFastLane({ logger, routes, enabled: true });
+    server = createServer((req, res) => {
+      if (lane.serve(req, res)) return;
+      fallbackServed++;
+      req.resume();
+      res.writeHead(FALLBACK_STATUS, { 'content-type': 'text/plain', 'content-length': 8 }).end('fallback');
+    });
+    server.keepAliveTimeout = keepAliveTimeoutMs;
+    const installed = putWireLaneInFront(server, { logger, routes, keepAliveTimeoutMs });
+    assert.ok(installed, 'node:http has the one connection listener the lane takes over');
+    wire = installed;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  };
+  const connection = async (): Promise<RawConnection> => {
+    const c = await openRaw(port);
+    connections.push(c);
+    return c;
+  };
+  const stop = async (): Promise<void> => {
+    for (const c of connections.splice(0)) c.socket.destroy();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+
+  beforeEach(() => start());
+  afterEach(() => stop());
+  after(() => undefined);
+
+  it('answers a lane GET from the bytes, with the query and headers as node:http would give them', async () => {
+    const c = await connection();
+    c.write(get('/value?uuid=a&uuid=b&x=%20y+z', 'User-Agent: raw\r\nOrigin: https://pub.example\r\n'));
+    const [answer] = await c.answers(1);
+    assert.equal(answer?.status, 200);
+    assert.equal(answer && text(answer), '<VAST/>');
+    assert.equal(answer && field(answer, 'access-control-allow-origin'), 'https://pub.example');
+    assert.deepEqual({ ...seen[0]?.query }, { uuid: ['a', 'b'], x: ' y z' });
+    assert.equal(seen[0]?.headers['user-agent'], 'raw');
+    assert.equal(fallbackServed, 0);
+  });
+
+  it('writes the same bytes as node:http with the fast lane, Date aside', async () => {
+    // `Trailer` is a field the wire lane leaves to node:http, and that changes nothing else.
+    const viaNode = 'Trailer: x\r\n';
+    const cases: [string, string][] = [
+      [get('/value'), get('/value', viaNode)],
+      [get('/value', 'Origin: https://pub.example\r\n'), get('/value', `Origin: https://pub.example\r\n${viaNode}`)],
+      [get('/text', 'Origin: https://pub.example\r\n'), get('/text', `Origin: https://pub.example\r\n${viaNode}`)],
+      [get('/latin'), get('/latin', viaNode)],
+      [get('/missing'), get('/missing', viaNode)],
+      [post('/write', '{"a":"ü"}'), post('/write', '{"a":"ü"}', viaNode)],
+      [post('/write', '{"a":"ü"}', 'Origin: https://pub.example\r\n'), post('/write', '{"a":"ü"}', `Origin: https://pub.example\r\n${viaNode}`)],
+    ];
+    const withoutDate = (a: RawAnswer): string => a.bytes.toString('latin1').replace(/\r\nDate: [^\r]*/, '');
+    for (const [wireRequest, nodeRequest] of cases) {
+      const viaWire = await connection();
+      viaWire.write(wireRequest);
+      const [w] = await viaWire.answers(1);
+      const viaHttp = await connection();
+      viaHttp.write(nodeRequest);
+      const [n] = await viaHttp.answers(1);
+      assert.ok(w && n);
+      assert.equal(withoutDate(w), withoutDate(n), wireRequest);
+      assert.match(field(w, 'date') ?? '', /^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    }
+    assert.equal(fallbackServed, 0);
+  });
+
+  it('echoes an Origin with bytes beyond ASCII as they came, whatever the body (node:http would send them as UTF-8 with a text body)', async () => {
+    const origin = 'Origin: https://caf\xe9.example\r\n';
+    for (const request of [get('/text', origin), get('/value', origin), post('/write', '{"a":1}', origin)]) {
+      const c = await connection();
+      c.write(Buffer.from(request, 'latin1'));
+      const [answer] = await c.answers(1);
+      assert.ok(answer?.bytes.includes(Buffer.from('access-control-allow-origin: https://caf\xe9.example\r\n', 'latin1')), request);
+    }
+  });
+
+  it('answers pipelined requests in order, a slow answer holding back the ones after it', async () => {
+    const c = await connection();
+    c.write(get('/slow') + get('/value') + post('/write', '{"n":1}') + get('/text'));
+    const answers = await c.answers(4);
+    assert.deepEqual(answers.map(text), ['slow', '<VAST/>', '{"got":"{\\"n\\":1}"}', 'héllo']);
+  });
+
+  it('serves a request whose head and body arrive in pieces', async () => {
+    const c = await connection();
+    const whole = post('/write', '{"split":"é"}');
+    const bytes = Buffer.from(whole);
+    // Pieces cut inside the head's end and inside the two bytes of é.
+    const cuts = [5, whole.indexOf('\r\n\r\n') + 2, bytes.length - 4];
+    let from = 0;
+    for (const cut of [...cuts, bytes.length]) {
+      c.write(bytes.subarray(from, cut));
+      from = cut;
+      await sleep(15);
+    }
+    const [answer] = await c.answers(1);
+    assert.equal(answer && text(answer), '{"got":"{\\"split\\":\\"é\\"}"}');
+    assert.equal(posted.length, 1);
+  });
+
+  it('hands the connection to node:http at the first request not its own, after its own answers', async () => {
+    const c = await connection();
+    c.write(get('/slow') + get('/elsewhere') + get('/value'));
+    const answers = await c.answers(3);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, FALLBACK_STATUS, 200],
+    );
+    assert.equal(answers[0] && text(answers[0]), 'slow');
+    // node:http keeps the connection, and its fast lane serves the lane routes on it.
+    c.write(post('/write', '{}'));
+    const [later] = await c.answers(1);
+    assert.equal(later?.status, 200);
+    assert.equal(fallbackServed, 1);
+  });
+
+  it('leaves every unusual request to node:http: other methods and paths, Connection: close, HTTP/1.0, oversized or chunked bodies', async () => {
+    const requests = [
+      get('/value/'),
+      get('/%76alue'),
+      'GET /value HTTP/1.0\r\n\r\n',
+      post('/value', '{}'),
+      post('/write', 'x'.repeat(POST_LIMIT + 1)),
+      'POST /write HTTP/1.1\r\nHost: t\r\nContent-Type: application/xml\r\nContent-Length: 2\r\n\r\n{}',
+      'POST /write HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+    ];
+    for (const request of requests) {
+      const c = await connection();
+      c.write(request);
+      await c.answers(1);
+    }
+    // The HTTP/1.0 GET is the fast lane's on node:http; it leaves the rest (chunked included) to Fastify.
+    assert.equal(fallbackServed, requests.length - 1);
+    assert.equal(seen.length, 1);
+    assert.equal(posted.length, 0);
+  });
+
+  it('lets node:http refuse a request smuggling a second one in its body: neither is served', async () => {
+    const c = await connection();
+    const smuggled = get('/value');
+    c.write(`POST /write HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${String(smuggled.length + 5)}\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${smuggled}`);
+    const [answer] = await c.answers(1);
+    assert.equal(answer?.status, 400);
+    await c.closed();
+    assert.equal(posted.length, 0);
+    assert.equal(seen.length, 0);
+  });
+
+  it('closes the connection once its answers are out when the client has sent its FIN', async () => {
+    const c = await connection();
+    c.write(get('/slow'));
+    c.end();
+    const [answer] = await c.answers(1);
+    assert.equal(answer && text(answer), 'slow');
+    await c.closed();
+  });
+
+  it('closes a connection idle for the keep-alive timeout', async () => {
+    await stop();
+    await start(100);
+    const c = await connection();
+    c.write(get('/value'));
+    await c.answers(1);
+    const idleSince = Date.now();
+    await c.closed();
+    assert.ok(Date.now() - idleSince >= 90, 'not before the timeout');
+  });
+
+  it('on close: ends idle connections now, busy ones after their answer, and hands every later request to node:http', async () => {
+    const idle = await connection();
+    idle.write(get('/value'));
+    await idle.answers(1);
+    const busy = await connection();
+    busy.write(get('/slow'));
+    await sleep(5);
+    const halfway = await connection();
+    halfway.write('GET /value HTTP/1.1\r\n');
+    await sleep(5);
+    wire.close();
+    await idle.closed();
+    const [slow] = await busy.answers(1);
+    assert.equal(slow && text(slow), 'slow');
+    await busy.closed();
+    // A request that completes after close goes to node:http (Fastify answers it 503 in the app).
+    halfway.write('Host: t\r\n\r\n');
+    const [late] = await halfway.answers(1);
+    assert.ok(late);
+    assert.equal(late.status, 200);
+    assert.equal(field(late, 'connection'), 'keep-alive');
+    const fresh = await connection();
+    fresh.write(get('/elsewhere'));
+    const [handed] = await fresh.answers(1);
+    assert.equal(handed?.status, FALLBACK_STATUS);
+  });
+
+  it('stops reading a client that does not read its answers, until it does', async () => {
+    const c = await connection();
+    const count = 100;
+    c.socket.pause();
+    c.write(get('/big').repeat(count));
+    await sleep(100);
+    assert.ok(bigServed < count, `stopped after ${String(bigServed)} of ${String(count)} answers of 256 KiB`);
+    c.socket.resume();
+    const answers = await c.answers(count, 10_000);
+    assert.equal(answers.length, count);
+    assert.ok(answers.every((a) => a.body.equals(BIG)));
+    assert.equal(bigServed, count);
+  });
+
+  it('drops the connection of an answer it cannot write, logs it, and serves the others', async () => {
+    const broken = await connection();
+    broken.write(get('/broken'));
+    await broken.closed();
+    assert.ok(logger.messages.includes('wire lane could not write an answer'));
+    const fine = await connection();
+    fine.write(get('/value'));
+    const [answer] = await fine.answers(1);
+    assert.equal(answer?.status, 200);
+  });
+
+  it('feeds the request metrics by route, method and status', async () => {
+    const c = await connection();
+    c.write(get('/value') + get('/missing') + post('/write', '{}'));
+    await c.answers(3);
+    const exposition = (await metrics.render()).body;
+    assert.match(exposition, /openbid_http_requests_total\{route="\/value",method="GET",status="200"\} 1/);
+    assert.match(exposition, /openbid_http_requests_total\{route="\/missing",method="GET",status="404"\} 1/);
+    assert.match(exposition, /openbid_http_requests_total\{route="\/write",method="POST",status="200"\} 1/);
+  });
+});
