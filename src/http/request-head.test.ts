@@ -41,8 +41,14 @@ describe('readRequestHead', () => {
   });
 
   it('waits for the rest of a head that has not all arrived', () => {
-    for (const part of ['', 'GET', 'GET / HTTP/1.1\r\nHost: x\r\n', 'GET / HTTP/1.1\r\nHost: x\r\n\r']) {
+    for (const part of ['', 'G', 'GET', 'POST /ca', 'GET / HTTP/1.1\r\nHost: x\r\n', 'GET / HTTP/1.1\r\nHost: x\r\n\r']) {
       assert.equal(read(part), INCOMPLETE, JSON.stringify(part));
+    }
+  });
+
+  it('gives up at once on bytes that cannot become a GET or POST, without waiting for more', () => {
+    for (const part of ['\x16\x03\x01\x02\x00', 'PUT /x', 'P', 'GE /', 'POS', 'GET http:']) {
+      assert.equal(read(part), part === 'P' || part === 'POS' ? INCOMPLETE : UNSUPPORTED, JSON.stringify(part));
     }
   });
 

@@ -55,6 +55,14 @@ const NOT_MINE = new Set(['transfer-encoding', 'upgrade', 'expect', 'te', 'trail
 
 const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
 
+const GET_START = Buffer.from('GET /', 'latin1');
+const POST_START = Buffer.from('POST /', 'latin1');
+/** Whether `bytes` could still become a request this reader serves: they start as one does. */
+const mayBecomeMine = (bytes: Buffer): boolean => {
+  const start = bytes[0] === 0x50 ? POST_START : GET_START;
+  return bytes.compare(start, 0, Math.min(start.length, bytes.length), 0, Math.min(start.length, bytes.length)) === 0;
+};
+
 /**
  * Reads the request head at the start of `bytes`. {@link INCOMPLETE} when its end has not
  * arrived (and it could still be short enough); {@link UNSUPPORTED} when it is not one the wire
@@ -62,7 +70,9 @@ const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
  */
 export const readRequestHead = (bytes: Buffer): HeadReading => {
   const end = bytes.indexOf(HEAD_END);
-  if (end === -1) return bytes.length >= MAX_HEAD_BYTES ? UNSUPPORTED : INCOMPLETE;
+  // Bytes that cannot become a GET or POST (TLS spoken to the plain port, say) go to node:http
+  // now, which answers 400 at once, rather than after the wait for more.
+  if (end === -1) return bytes.length >= MAX_HEAD_BYTES || !mayBecomeMine(bytes) ? UNSUPPORTED : INCOMPLETE;
   const headBytes = end + HEAD_END.length;
   if (headBytes > MAX_HEAD_BYTES) return UNSUPPORTED;
   // latin1: one character per byte, so bytes 0x80-0xff in values (which node:http also

@@ -238,6 +238,18 @@ describe('wire lane', () => {
     await c.closed();
   });
 
+  it('hands node:http a FIN that came while the lane still held the connection', async () => {
+    const c = await connection();
+    c.write(get('/slow') + get('/elsewhere'));
+    c.end();
+    const answers = await c.answers(2);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, FALLBACK_STATUS],
+    );
+    await c.closed();
+  });
+
   it('closes a connection idle for the keep-alive timeout', async () => {
     await stop();
     await start(100);
@@ -288,6 +300,17 @@ describe('wire lane', () => {
     assert.equal(answers.length, count);
     assert.ok(answers.every((a) => a.body.equals(BIG)));
     assert.equal(bigServed, count);
+  });
+
+  it('answers every request of a pipelined flood in order, reading on after a slow one is answered', async () => {
+    const c = await connection();
+    const count = 3000;
+    // Over 100 KiB sent ahead of the slow answer: more than the lane reads ahead of a busy handler.
+    c.write(get('/slow') + get('/value?n=1').repeat(count));
+    const answers = await c.answers(count + 1, 10_000);
+    assert.equal(answers[0] && text(answers[0]), 'slow');
+    assert.ok(answers.slice(1).every((a) => text(a) === '<VAST/>'));
+    assert.equal(seen.length, count);
   });
 
   it('drops the connection of an answer it cannot write, logs it, and serves the others', async () => {

@@ -29,7 +29,8 @@ import { createTurnBatch } from './turn-batch.js';
  * - handing off happens only between requests, after this connection's answers are written;
  * - an idle connection is closed after `keepAliveTimeoutMs` without traffic; one whose client
  *   has sent its FIN is closed once its answers are out;
- * - a client that does not read its answers stops being read until the socket drains.
+ * - a client that does not read its answers stops being read until the socket drains, and one
+ *   that sends more than 64 KiB ahead of a request still being handled, until it is answered.
  */
 export interface WireLane {
   /** Takes a connection the server has just accepted. */
@@ -70,12 +71,20 @@ interface Connection {
   clientEnded: boolean;
   /** The socket holds more than its high-water mark unsent: reading waits for 'drain'. */
   stalled: boolean;
+  /** Reading from the socket is paused (stalled, or too much pipelined behind a busy handler). */
+  paused: boolean;
   handedOff: boolean;
   /** Its listeners, to take them off when node:http takes over. */
   readonly listeners: readonly (readonly [string, SocketListener])[];
 }
 
 type SocketListener = Parameters<Socket['removeListener']>[1];
+
+/**
+ * How much a client may send ahead while a handler works on its request before the lane stops
+ * reading from it: pipelined requests are small, and this keeps a flood from piling up in memory.
+ */
+const MAX_READ_AHEAD_BYTES = 64 * 1024;
 
 /** Whether a string is printable ASCII, so a head holding it encodes the same as UTF-8 and latin1. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -103,6 +112,15 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
   const connections = new Set<Connection>();
   let open = true;
 
+  /** Pauses or resumes reading from the socket as the connection's state asks. */
+  const pace = (c: Connection): void => {
+    const read = !c.stalled && !(c.busy && c.bytes > MAX_READ_AHEAD_BYTES);
+    if (read === !c.paused) return;
+    c.paused = !read;
+    if (read) c.socket.resume();
+    else c.socket.pause();
+  };
+
   /** Closes a connection that has nothing left to do, once the client has ended or shutdown began. */
   const settle = (c: Connection): void => {
     if (c.handedOff || c.busy || c.queued > 0) return;
@@ -128,7 +146,7 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
       }
       if (!c.handedOff && !c.stalled && socket.writableLength > socket.writableHighWaterMark) {
         c.stalled = true;
-        socket.pause();
+        pace(c);
       }
     }
     route.record(answer.status, laneClock() - started);
@@ -153,8 +171,10 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
     c.chunks = [];
     c.bytes = 0;
     opts.handOff(socket);
-    // node:http reads on from here; the bytes already read reach its parser first, as a read would.
+    // node:http reads on from here; the bytes already read reach its parser first, as a read
+    // would, and so does a FIN that came before it took over.
     if (unserved !== undefined) socket.emit('data', unserved);
+    if (c.clientEnded) socket.emit('end');
   };
 
   /** Serves every whole request read so far, in order, until one needs an answer that is not ready. */
@@ -194,6 +214,7 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
         batch.push(c, route, answer, started, origin);
         if (c.resumeOnAnswer) {
           c.resumeOnAnswer = false;
+          pace(c);
           serve(c);
         }
       };
@@ -233,6 +254,7 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
       queued: 0,
       clientEnded: false,
       stalled: false,
+      paused: false,
       handedOff: false,
       listeners,
     };
@@ -243,7 +265,8 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
     on('data', (chunk: Buffer) => {
       c.chunks.push(chunk);
       c.bytes += chunk.length;
-      serve(c);
+      if (c.busy) pace(c);
+      else serve(c);
     });
     on('end', () => {
       c.clientEnded = true;
@@ -252,7 +275,7 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
     on('drain', () => {
       if (!c.stalled) return;
       c.stalled = false;
-      socket.resume();
+      pace(c);
       serve(c);
     });
     on('timeout', () => {
