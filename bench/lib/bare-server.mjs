@@ -3,7 +3,7 @@
 // answers a fixed small JSON. Run as its own process, like openbid, so both get one core.
 //
 // BARE_TURN_BATCH=1 writes each answer at the end of the event-loop turn, together with the
-// turn's other answers, as openbid's fast lane does: the like-for-like baseline (README,
+// turn's other answers, as openbid's lanes do: the like-for-like baseline (README,
 // "Performance"), since on loopback that alone changes what a server pays per answer.
 import { createServer } from 'node:http';
 import { setImmediate } from 'node:timers';
@@ -28,7 +28,7 @@ const write = (res, post) => {
   if (!turnBatched) return answer(res, post);
   if (pending.length === 0) setImmediate(writePending);
   pending.push(res, post);
-  // The same bound as the lane's (MAX_TURN_BATCH in src/http/fast-lane.ts).
+  // The same bound as the lane's (MAX_TURN_BATCH in src/http/turn-batch.ts).
   if (pending.length === 32 * 2) writePending();
 };
 

@@ -64,7 +64,7 @@ const track = async (name: string, proc: ChildProcess, url: string, ready: () =>
 
 /**
  * The bare node:http baseline, in its own process. With `turnBatched` it writes its answers as
- * openbid's fast lane does, together at the end of each event-loop turn (README, "Performance").
+ * openbid's lanes do, together at the end of each event-loop turn (README, "Performance").
  */
 const startBareServer = async (bodyBytes: number, turnBatched = false): Promise<BenchServer> => {
   const port = await freePort();

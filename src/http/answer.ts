@@ -5,9 +5,8 @@ import type { MaybePromise } from '../core/maybe-promise.js';
 import { STATUS_BY_CODE } from './error-status.js';
 
 /**
- * What a route answers, whichever server writes it: Fastify, or the fast lane for the hottest
- * routes. Routes written as an {@link AnswerHandler} or {@link BodyAnswerHandler} behave the same
- * on both.
+ * What a route answers, whichever server writes it: Fastify, or a lane for the hottest routes.
+ * Routes written as an {@link AnswerHandler} or {@link BodyAnswerHandler} behave the same on all.
  */
 export type Answer = AnswerHead & (TextOrBufferBody | ByteStringBody);
 

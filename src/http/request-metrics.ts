@@ -14,8 +14,8 @@ export interface RequestMetrics {
 
 /**
  * Request counts by route, method and status, durations by route and method, and a warning for
- * each request slower than `slowRequestMs` (0 turns it off). Shared by Fastify and the fast lane,
- * so both feed the same series.
+ * each request slower than `slowRequestMs` (0 turns it off). Shared by Fastify and the lanes,
+ * so all feed the same series.
  */
 export const createRequestMetrics = (opts: { metrics: Metrics; logger: Logger; slowRequestMs: number }): RequestMetrics => {
   const requests = opts.metrics.counter({

@@ -24,18 +24,18 @@ export interface HttpServerOptions {
   readonly keepAliveTimeoutMs: number;
 }
 
-/** The Fastify instance every route plugs into, and the fast lane in front of it. */
+/** The Fastify instance every route plugs into, and the two lanes in front of it. */
 export interface HttpServer {
   readonly fastify: FastifyInstance;
   /**
    * Registers a GET route written as an {@link AnswerHandler}: with Fastify (HEAD, trailing
-   * slash, access logs, `inject`) and with the fast lane, which serves plain GETs without Fastify.
+   * slash, access logs, `inject`) and with the lanes, which serve plain GETs without Fastify.
    */
   answerGet(path: string, handler: AnswerHandler): void;
   /**
    * Registers a POST route written as a {@link BodyAnswerHandler}, for bodies of any Content-Type
-   * read as text, up to `bodyLimit` bytes (413 beyond): with Fastify, and with the fast lane,
-   * which reads plainly framed JSON and text bodies itself.
+   * read as text, up to `bodyLimit` bytes (413 beyond): with Fastify, and with the lanes,
+   * which read plainly framed JSON and text bodies themselves.
    */
   answerPost(path: string, bodyLimit: number, handler: BodyAnswerHandler): void;
 }
@@ -43,7 +43,8 @@ export interface HttpServer {
 /**
  * The HTTP server: Fastify with error handling (plain-text bodies, statuses from
  * `error-status.ts`), CORS for browser callers, request metrics and slow-request logs; and in
- * front of it, on the same node:http server, the fast lane for the hottest routes.
+ * front of it, on the same node:http server, the wire lane (every connection first) and the fast
+ * lane (on the connections node:http holds) for the hottest routes.
  */
 export const createHttpServer = (opts: HttpServerOptions): HttpServer => {
   const requestMetrics = createRequestMetrics(opts);
@@ -114,7 +115,7 @@ const serverWithLane = (lane: FastLane, handler: Parameters<typeof createServer>
 };
 
 /**
- * Writes an answer through Fastify exactly as the fast lane writes it. A string body goes as
+ * Writes an answer through Fastify exactly as the lanes write it. A string body goes as
  * bytes: given a string, Fastify would append `; charset=utf-8` to a JSON content type, and
  * `GET /cache` answers a JSON value as plain `application/json`, as Prebid Cache does.
  */
