@@ -82,6 +82,7 @@ describe('readRequestHead', () => {
     ['a repeated field', 'GET / HTTP/1.1\r\nHost: x\r\nhost: y\r\n\r\n'],
     ['two Content-Lengths', 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\ncontent-length: 5\r\n\r\nhello'],
     ['a Content-Length list', 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5, 5\r\n\r\nhello'],
+    ['a tab around a Content-Length', 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\t\r\n\r\nhello'],
     ['a signed Content-Length', 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\nhello'],
     ['a Content-Length too long to be exact', `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${'9'.repeat(16)}\r\n\r\n`],
     ['Transfer-Encoding', 'POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n'],

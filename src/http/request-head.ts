@@ -48,7 +48,8 @@ const FORBIDDEN = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)|(?<!\r)\n/;
 const REQUEST_LINE = /^(GET|POST) (\/[!-"$-~]*) HTTP\/1\.1$/;
 /** A field name: an RFC 9110 token. A name with a blank before its colon is not one. */
 const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const DIGITS = /^[0-9]{1,15}$/;
+/** A Content-Length: digits, with spaces around at most (llhttp refuses a tab there). */
+const CONTENT_LENGTH = /^ *[0-9]{1,15} *$/;
 
 /** Fields whose presence means framing or semantics the wire lane leaves to node:http. */
 const NOT_MINE = new Set(['transfer-encoding', 'upgrade', 'expect', 'te', 'trailer']);
@@ -83,6 +84,7 @@ export const readRequestHead = (bytes: Buffer): HeadReading => {
   const requestLine = REQUEST_LINE.exec(lines[0] ?? '');
   if (requestLine === null) return UNSUPPORTED;
   const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  let rawLength: string | undefined;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i] as string;
     const colon = line.indexOf(':');
@@ -91,6 +93,7 @@ export const readRequestHead = (bytes: Buffer): HeadReading => {
     if (!FIELD_NAME.test(rawName)) return UNSUPPORTED;
     const name = rawName.toLowerCase();
     if (name in headers || NOT_MINE.has(name)) return UNSUPPORTED;
+    if (name === 'content-length') rawLength = line.slice(colon + 1);
     let from = colon + 1;
     let to = line.length;
     while (from < to && isBlank(line.charCodeAt(from))) from++;
@@ -102,11 +105,10 @@ export const readRequestHead = (bytes: Buffer): HeadReading => {
   // `Connection: close` (or anything but keep-alive) asks for connection handling node:http does.
   const connection = headers.connection;
   if (connection !== undefined && connection.toLowerCase() !== 'keep-alive') return UNSUPPORTED;
-  const length = headers['content-length'];
   let contentLength = 0;
-  if (length !== undefined) {
-    if (!DIGITS.test(length)) return UNSUPPORTED;
-    contentLength = Number(length);
+  if (rawLength !== undefined) {
+    if (!CONTENT_LENGTH.test(rawLength)) return UNSUPPORTED;
+    contentLength = Number(rawLength);
   }
   const method = requestLine[1] as 'GET' | 'POST';
   // A GET with a body is legal but odd; node:http reads and drops it.
