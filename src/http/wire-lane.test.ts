@@ -46,6 +46,8 @@ describe('wire lane', () => {
   let posted: BodyAnswerRequest[];
   let bigServed: number;
   let fallbackServed: number;
+  /** Requests node:http parsed: those of connections the wire lane handed over. */
+  let nodeRequests: number;
   const connections: RawConnection[] = [];
 
   const start = async (keepAliveTimeoutMs = 5000): Promise<void> => {
@@ -55,6 +57,7 @@ describe('wire lane', () => {
     posted = [];
     bigServed = 0;
     fallbackServed = 0;
+    nodeRequests = 0;
     const routes = createLaneRoutes({ logger, metrics: createRequestMetrics({ metrics, logger, slowRequestMs: 0 }) });
     routes.get('/value', (req) => {
       seen.push(req);
@@ -81,6 +84,7 @@ describe('wire lane', () => {
     });
     const lane = createFastLane({ logger, routes, enabled: true });
     server = createServer((req, res) => {
+      nodeRequests++;
       if (lane.serve(req, res)) return;
       fallbackServed++;
       req.resume();
@@ -117,7 +121,7 @@ describe('wire lane', () => {
     assert.equal(answer && field(answer, 'access-control-allow-origin'), 'https://pub.example');
     assert.deepEqual({ ...seen[0]?.query }, { uuid: ['a', 'b'], x: ' y z' });
     assert.equal(seen[0]?.headers['user-agent'], 'raw');
-    assert.equal(fallbackServed, 0);
+    assert.equal(nodeRequests, 0);
   });
 
   it('writes the same bytes as node:http with the fast lane, Date aside', async () => {
@@ -179,6 +183,19 @@ describe('wire lane', () => {
     const [answer] = await c.answers(1);
     assert.equal(answer && text(answer), '{"got":"{\\"split\\":\\"é\\"}"}');
     assert.equal(posted.length, 1);
+    assert.equal(nodeRequests, 0);
+  });
+
+  it('hands over a connection whose head takes longer than a second to arrive, so node:http times it out', async () => {
+    const c = await connection();
+    c.write('GET /value HTTP/1.1\r\n');
+    await sleep(1100);
+    c.write('Host: t\r\n');
+    await sleep(20);
+    c.write('\r\n');
+    const [answer] = await c.answers(1);
+    assert.equal(answer?.status, 200);
+    assert.equal(nodeRequests, 1);
   });
 
   it('hands the connection to node:http at the first request not its own, after its own answers', async () => {
@@ -195,6 +212,7 @@ describe('wire lane', () => {
     const [later] = await c.answers(1);
     assert.equal(later?.status, 200);
     assert.equal(fallbackServed, 1);
+    assert.equal(nodeRequests, 3);
   });
 
   it('leaves every unusual request to node:http: other methods and paths, Connection: close, HTTP/1.0, oversized or chunked bodies', async () => {

@@ -27,6 +27,8 @@ import { createTurnBatch } from './turn-batch.js';
  * Contract:
  * - answers go out in request order (a pipelined request waits for the answer before it);
  * - handing off happens only between requests, after this connection's answers are written;
+ *   a head still not whole a second after its first bytes came is handed off too, so node:http's
+ *   `headersTimeout` bounds a client that trickles it;
  * - an idle connection is closed after `keepAliveTimeoutMs` without traffic; one whose client
  *   has sent its FIN is closed once its answers are out;
  * - a client that does not read its answers stops being read until the socket drains, and one
@@ -57,6 +59,8 @@ interface Connection {
   /** Bytes read and not yet served. */
   chunks: Buffer[];
   bytes: number;
+  /** When the bytes of a head not yet whole began to wait (0: none waiting). */
+  headSince: number;
   /** The head of a request whose body is still arriving, with its route and where its query starts. */
   head: RequestHead | null;
   route: GetRoute | PostRoute | null;
@@ -85,6 +89,12 @@ type SocketListener = Parameters<Socket['removeListener']>[1];
  * reading from it: pipelined requests are small, and this keeps a flood from piling up in memory.
  */
 const MAX_READ_AHEAD_BYTES = 64 * 1024;
+/**
+ * How long a head may take to arrive whole before the connection goes to node:http, whose
+ * `headersTimeout` then bounds it: a client trickling a head byte by byte cannot hold the lane
+ * longer than node:http would hold it. A head split by the network arrives within milliseconds.
+ */
+const MAX_HEAD_WAIT_MS = 1000;
 
 /** Whether a string is printable ASCII, so a head holding it encodes the same as UTF-8 and latin1. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -182,7 +192,12 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
     while (!c.busy && !c.stalled && !c.handedOff && c.bytes > 0) {
       if (c.head === null) {
         const reading = readRequestHead(joined(c));
-        if (reading === INCOMPLETE) break;
+        if (reading === INCOMPLETE) {
+          if (c.headSince === 0) c.headSince = laneClock();
+          else if (laneClock() - c.headSince > MAX_HEAD_WAIT_MS) return handOff(c);
+          break;
+        }
+        c.headSince = 0;
         if (reading === UNSUPPORTED || !open) return handOff(c);
         const target = reading.target;
         const mark = target.indexOf('?');
@@ -246,6 +261,7 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
       socket,
       chunks: [],
       bytes: 0,
+      headSince: 0,
       head: null,
       route: null,
       queryMark: -1,
