@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { readRequestHead } from '../../src/http/request-head.js';
 import type { RequestHead } from '../../src/http/request-head.js';
+import { prng } from '../support/prng.js';
 import { openRaw } from '../support/raw-http.js';
 
 /**
@@ -14,17 +15,6 @@ import { openRaw } from '../support/raw-http.js';
  * below are valid ones with random bytes inserted, replaced or removed; every mutant the reader
  * accepts is sent to a plain node:http server, which reports what it read.
  */
-
-/** A small deterministic PRNG (mulberry32), so a failure reproduces. */
-const prng = (seed: number): (() => number) => {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
 
 const BASES = [
   'GET /cache?uuid=abc HTTP/1.1\r\nHost: x\r\nUser-Agent: fuzz\r\nOrigin: https://a.example\r\n\r\n',

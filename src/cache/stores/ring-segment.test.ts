@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { prng } from '../../../test/support/prng.js';
 import { storedBuffer, storedText } from '../../../test/support/store-contract.js';
 import { createRingSegment, entryBytes, hashKey } from './ring-segment.js';
 import type { RingSegment } from './ring-segment.js';
@@ -8,17 +9,6 @@ const FAR = Number.MAX_SAFE_INTEGER;
 const put = (seg: RingSegment, key: string, value: string | Buffer, hash = hashKey(key), expiresAt = FAR): boolean =>
   seg.set(key, Buffer.byteLength(key), hash, typeof value === 'string' ? Buffer.from(value) : value, 0, expiresAt, false);
 const read = (seg: RingSegment, key: string, hash = hashKey(key), now = 0): string | undefined => storedText(seg.get(key, hash, now));
-
-/** A deterministic PRNG (mulberry32), so a failing sequence can be replayed. */
-const prng = (seed: number): (() => number) => {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-};
 
 describe('ring segment', () => {
   it('reads back what was written, and nothing for unknown keys', () => {
