@@ -78,6 +78,8 @@ interface Connection {
   /** Reading from the socket is paused (stalled, or too much pipelined behind a busy handler). */
   paused: boolean;
   handedOff: boolean;
+  /** Its end is under way: nothing more will be read or served. */
+  closing: boolean;
   /** Its listeners, to take them off when node:http takes over. */
   readonly listeners: readonly (readonly [string, SocketListener])[];
 }
@@ -133,8 +135,11 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
 
   /** Closes a connection that has nothing left to do, once the client has ended or shutdown began. */
   const settle = (c: Connection): void => {
-    if (c.handedOff || c.busy || c.queued > 0) return;
-    if (c.clientEnded || (!open && c.bytes === 0)) c.socket.destroySoon();
+    if (c.handedOff || c.closing || c.busy || c.queued > 0) return;
+    if (c.clientEnded || (!open && c.bytes === 0)) {
+      c.closing = true;
+      c.socket.destroySoon();
+    }
   };
 
   const writeAnswer = (c: Connection, route: LaneRoute, answer: Answer, started: number, origin: string | undefined): void => {
@@ -189,7 +194,7 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
 
   /** Serves every whole request read so far, in order, until one needs an answer that is not ready. */
   const serve = (c: Connection): void => {
-    while (!c.busy && !c.stalled && !c.handedOff && c.bytes > 0) {
+    while (!c.busy && !c.stalled && !c.handedOff && !c.closing && c.bytes > 0) {
       if (c.head === null) {
         const reading = readRequestHead(joined(c));
         if (reading === INCOMPLETE) {
@@ -229,6 +234,8 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
         batch.push(c, route, answer, started, origin);
         if (c.resumeOnAnswer) {
           c.resumeOnAnswer = false;
+          // The client may have gone while the handler worked: nothing more to read for it.
+          if (c.socket.destroyed) return;
           pace(c);
           serve(c);
         }
@@ -272,6 +279,7 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
       stalled: false,
       paused: false,
       handedOff: false,
+      closing: false,
       listeners,
     };
     const on = (event: string, listener: SocketListener): void => {
