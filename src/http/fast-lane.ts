@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../core/logger.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
 import { answerBodyBytes } from './answer.js';
 import type { Answer } from './answer.js';
 import { ALLOW_CREDENTIALS, ALLOW_ORIGIN, ANSWER_HEADERS } from './cors.js';
@@ -75,6 +76,12 @@ export const createFastLane = (opts: FastLaneOptions): FastLane => {
     res.destroy();
   });
 
+  /** Queues an answer for the turn's batch, now or once the handler's promise settles. */
+  const queue = (req: IncomingMessage, res: ServerResponse, route: LaneRoute, answer: MaybePromise<Answer>, started: number): void => {
+    if (answer instanceof Promise) void answer.then((a) => batch.push(req, res, route, a, started));
+    else batch.push(req, res, route, answer, started);
+  };
+
   /** Reads the whole body, then answers; an aborted upload has nobody left to answer. */
   const answerWithBody = (req: IncomingMessage, res: ServerResponse, route: PostRoute, query: Readonly<Record<string, unknown>>, started: number): void => {
     let first: Buffer | undefined;
@@ -86,7 +93,7 @@ export const createFastLane = (opts: FastLaneOptions): FastLane => {
     req.on('end', () => {
       // Decoded once, whole, so a character split across chunks stays intact (as Fastify does).
       const body = more !== undefined ? Buffer.concat(more).toString('utf8') : first === undefined ? '' : first.toString('utf8');
-      routes.run(route, route.handler, { query, headers: req.headers, body }, (answer) => batch.push(req, res, route, answer, started));
+      queue(req, res, route, routes.run(route, route.handler, { query, headers: req.headers, body }), started);
     });
     req.on('error', () => {
       // The client went away mid-body (Node reports it as an 'aborted' error); the socket is gone.
@@ -108,7 +115,7 @@ export const createFastLane = (opts: FastLaneOptions): FastLane => {
       const started = laneClock();
       const query = laneQuery(url, mark);
       if (route.method === 'POST') answerWithBody(req, res, route, query, started);
-      else routes.run(route, route.handler, { query, headers: req.headers }, (answer) => batch.push(req, res, route, answer, started));
+      else queue(req, res, route, routes.run(route, route.handler, { query, headers: req.headers }), started);
       return true;
     },
 

@@ -21,11 +21,11 @@ export interface LaneRoutes {
   /** The POST route of exactly `path`, if there is one. */
   findPost(path: string): PostRoute | undefined;
   /**
-   * Runs a handler and gives its answer (an error answer if it throws or rejects) to `done`,
-   * exactly once: now when the handler answered directly, else when its promise settles. 5xx
-   * answers are logged with their cause. True when `done` has already been called.
+   * Runs a handler: its answer, or the error answer if it throws or rejects (5xx logged with
+   * their cause). Directly when the handler answered directly, else a promise; never throws,
+   * never rejects.
    */
-  run<R>(route: LaneRoute, handler: (r: R) => MaybePromise<Answer>, request: R, done: (answer: Answer) => void): boolean;
+  run<R>(route: LaneRoute, handler: (r: R) => MaybePromise<Answer>, request: R): MaybePromise<Answer>;
 }
 
 export interface LaneRoute {
@@ -91,25 +91,14 @@ export const createLaneRoutes = (opts: { readonly logger: Logger; readonly metri
     findGet: (path) => gets.get(path),
     findPost: (path) => posts.get(path),
 
-    run: (route, handler, request, done) => {
+    run: (route, handler, request) => {
       let result: MaybePromise<Answer>;
       try {
         result = handler(request);
       } catch (err) {
-        done(failed(route, err));
-        return true;
+        return failed(route, err);
       }
-      if (!(result instanceof Promise)) {
-        done(result);
-        return true;
-      }
-      result
-        .then(done, (err: unknown) => done(failed(route, err)))
-        .catch((err: unknown) => {
-          // Only a bug in `done` could land here: it must not become an unhandled rejection.
-          opts.logger.error({ err, route: route.route }, 'lane could not pass on an answer');
-        });
-      return false;
+      return result instanceof Promise ? result.catch((err: unknown) => failed(route, err)) : result;
     },
   };
 };

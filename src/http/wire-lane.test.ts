@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, afterEach, beforeEach, describe, it } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { field, openRaw } from '../../test/support/raw-http.js';
 import type { RawAnswer, RawConnection } from '../../test/support/raw-http.js';
@@ -110,7 +110,6 @@ describe('wire lane', () => {
 
   beforeEach(() => start());
   afterEach(() => stop());
-  after(() => undefined);
 
   it('answers a lane GET from the bytes, with the query and headers as node:http would give them', async () => {
     const c = await connection();

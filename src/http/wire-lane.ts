@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from '../core/logger.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
 import { answerBodyBytes } from './answer.js';
 import type { Answer } from './answer.js';
 import { createAnswerHeadWriter } from './answer-head.js';
@@ -65,10 +66,8 @@ interface Connection {
   head: RequestHead | null;
   route: GetRoute | PostRoute | null;
   queryMark: number;
-  /** A handler is still working on this connection's request. */
+  /** A handler is still working on this connection's request: the next waits for its answer. */
   busy: boolean;
-  /** The busy handler answered later than the call, so reading resumes when it does. */
-  resumeOnAnswer: boolean;
   /** Answers in the turn's batch, not yet written. */
   queued: number;
   /** The client has sent its FIN: no request will follow. */
@@ -174,6 +173,11 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
     c.socket.destroy();
   });
 
+  const queue = (c: Connection, route: LaneRoute, answer: Answer, started: number, origin: string | undefined): void => {
+    c.queued++;
+    batch.push(c, route, answer, started, origin);
+  };
+
   const handOff = (c: Connection): void => {
     c.handedOff = true;
     connections.delete(c);
@@ -227,33 +231,30 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
       const origin = headers.origin;
       c.head = null;
       c.route = null;
-      c.busy = true;
-      const done = (answer: Answer): void => {
-        c.busy = false;
-        c.queued++;
-        batch.push(c, route, answer, started, origin);
-        if (c.resumeOnAnswer) {
-          c.resumeOnAnswer = false;
-          // The client may have gone while the handler worked: nothing more to read for it.
-          if (c.socket.destroyed) return;
-          pace(c);
-          serve(c);
-        }
-      };
-      let answered: boolean;
+      let answer: MaybePromise<Answer>;
       if (route.method === 'POST') {
         // Decoded once, whole, as Fastify does.
         const body = bytes.toString('utf8', head.headBytes, length);
         consume(c, bytes, length);
-        answered = routes.run(route, route.handler, { query, headers, body }, done);
+        answer = routes.run(route, route.handler, { query, headers, body });
       } else {
         consume(c, bytes, length);
-        answered = routes.run(route, route.handler, { query, headers }, done);
+        answer = routes.run(route, route.handler, { query, headers });
       }
-      if (!answered) {
-        c.resumeOnAnswer = true;
+      if (answer instanceof Promise) {
+        // Answers go out in request order: the next request waits for this one's answer.
+        c.busy = true;
+        void answer.then((a) => {
+          c.busy = false;
+          queue(c, route, a, started, origin);
+          // The client may have gone while the handler worked: nothing more to read for it.
+          if (c.socket.destroyed) return;
+          pace(c);
+          serve(c);
+        });
         return;
       }
+      queue(c, route, answer, started, origin);
     }
     settle(c);
   };
@@ -273,7 +274,6 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
       route: null,
       queryMark: -1,
       busy: false,
-      resumeOnAnswer: false,
       queued: 0,
       clientEnded: false,
       stalled: false,
