@@ -1,0 +1,111 @@
+import type { TSchema } from 'typebox';
+import type { Bid, BidRequest, MediaType } from '../openrtb/types.js';
+
+/**
+ * The codes of a bidder's entries in `ext.errors` / `ext.warnings` (and AMP's `errors`), as
+ * Prebid Server numbers them.
+ */
+export const BidderErrorCode = {
+  NONE: 0,
+  TIMEOUT: 1,
+  BAD_INPUT: 2,
+  BAD_SERVER_RESPONSE: 3,
+  UNKNOWN: 999,
+} as const;
+export type BidderErrorCode = (typeof BidderErrorCode)[keyof typeof BidderErrorCode];
+
+/** A problem an adapter reports instead of throwing: it becomes an entry of `ext.errors.<bidder>`. */
+export interface BidderError {
+  readonly code: BidderErrorCode;
+  readonly message: string;
+}
+
+export const badInput = (message: string): BidderError => ({ code: BidderErrorCode.BAD_INPUT, message });
+export const badServerResponse = (message: string): BidderError => ({ code: BidderErrorCode.BAD_SERVER_RESPONSE, message });
+
+/** One outgoing HTTP call an adapter asks the exchange to make. */
+export interface RequestData {
+  readonly method: 'GET' | 'POST';
+  readonly uri: string;
+  /** The body as text (JSON for every adapter so far); absent for a GET. */
+  readonly body?: string;
+  /** Headers to send; the exchange adds none but `content-length` and `accept-encoding`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The imps this call bids on, so a failure can be reported against them. */
+  readonly impIds: readonly string[];
+}
+
+/** What came back for one {@link RequestData}; only 200 answers reach `makeBids`. */
+export interface ResponseData {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** The body, decompressed, as text. */
+  readonly body: string;
+}
+
+/** A bid with what the adapter knows of it that OpenRTB does not carry. */
+export interface TypedBid {
+  readonly bid: Bid;
+  readonly type: MediaType;
+  /** Video bids: the creative's duration in seconds and its primary category, when known. */
+  readonly video?: { readonly duration?: number; readonly primaryCategory?: string };
+  readonly dealPriority?: number;
+  /** A seat other than the bidder code (for adapters answering for several seats). */
+  readonly seat?: string;
+}
+
+/** The bids of one answer, in their currency (ISO 4217; the exchange converts). */
+export interface BidderResponse {
+  readonly currency: string;
+  readonly bids: readonly TypedBid[];
+}
+
+/** What the exchange gives an adapter besides the request. */
+export interface RequestContext {
+  /** The endpoint to call: the adapter's default, or `adapters.<code>.endpoint` from the config. */
+  readonly endpoint: string;
+  /** The bidder code this call is for (an alias keeps its own name). */
+  readonly bidderCode: string;
+  /**
+   * Converts an amount between currencies with the auction's rates. Throws an `Error` saying which
+   * rate is missing when it cannot; an adapter turns that into a bad-input error.
+   */
+  convertCurrency(amount: number, from: string, to: string): number;
+  /** `Sec-GPC: 1` was on the incoming request. */
+  readonly globalPrivacyControl: boolean;
+}
+
+/**
+ * Port: a bidder adapter. It does no I/O: it turns the request (already cut down to this bidder's
+ * imps, with its params in `imp[].ext.bidder`) into HTTP calls, and each call's answer into bids.
+ * Both methods are pure, synchronous and must not throw for any input: a problem is a
+ * {@link BidderError} in the result (a throw is caught and reported as code 999).
+ */
+export interface Adapter {
+  makeRequests(request: BidRequest, context: RequestContext): { requests: RequestData[]; errors: BidderError[] };
+  /**
+   * Called for each call that answered 200 (a 204 is a no-bid and never reaches here; other
+   * statuses are reported by the exchange). `request` is the one given to `makeRequests`.
+   */
+  makeBids(request: BidRequest, call: RequestData, response: ResponseData): { response?: BidderResponse; errors: BidderError[] };
+}
+
+/** Static facts of an adapter: where it calls, what it bids on, who it is in the GVL. */
+export interface AdapterInfo {
+  /** The endpoint when the config names none; may hold macros the adapter fills itself. */
+  readonly endpoint: string;
+  /** Media types it bids on for site and app traffic; imps offering none of them are not sent. */
+  readonly mediaTypes: { readonly site: readonly MediaType[]; readonly app: readonly MediaType[] };
+  /** IAB Global Vendor List id, for GDPR enforcement; absent when the bidder has none. */
+  readonly gvlVendorId?: number;
+  /** JSON Schema (TypeBox) of `imp[].ext.bidder`; a param that fails it is a bad-input error. */
+  readonly paramsSchema: TSchema;
+  /** The adapter asks for gzip answers (the exchange sends `Accept-Encoding: gzip`). */
+  readonly acceptsGzip?: boolean;
+}
+
+/** An adapter with its info, as the registry holds it. */
+export interface AdapterModule {
+  readonly info: AdapterInfo;
+  readonly adapter: Adapter;
+}
