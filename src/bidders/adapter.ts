@@ -73,6 +73,8 @@ export interface RequestContext {
   convertCurrency(amount: number, from: string, to: string): number;
   /** `Sec-GPC: 1` was on the incoming request. */
   readonly globalPrivacyControl: boolean;
+  /** The endpoint the auction came in through (Prebid Server's `PbsEntryPoint`). */
+  readonly entryPoint: 'auction' | 'amp';
 }
 
 /**

@@ -20,6 +20,7 @@ export interface AdapterFixture {
   /** Rates for `convertCurrency`: from → to → rate. */
   readonly rates?: Record<string, Record<string, number>>;
   readonly globalPrivacyControl?: boolean;
+  readonly entryPoint?: 'auction' | 'amp';
   readonly request: BidRequest;
   /** When set, every imp's `ext.bidder` must pass (true) or fail (false) the params schema. */
   readonly paramsValid?: boolean;
@@ -59,6 +60,7 @@ const contextFor = (fixture: AdapterFixture, module: AdapterModule): RequestCont
   endpoint: fixture.endpoint ?? module.info.endpoint,
   bidderCode: fixture.bidderCode ?? 'bidder',
   globalPrivacyControl: fixture.globalPrivacyControl ?? false,
+  entryPoint: fixture.entryPoint ?? 'auction',
   convertCurrency: (amount, from, to) => {
     if (from === to) return amount;
     const rate = fixture.rates?.[from]?.[to] ?? (fixture.rates?.[to]?.[from] ? 1 / fixture.rates[to][from] : undefined);
