@@ -78,17 +78,56 @@ const MetricsSchema = Type.Object({ enabled: Type.Boolean({ default: true }) }, 
 
 const AuctionSchema = Type.Object(
   {
+    /** `tmax` of a request that sets none (and of AMP requests, as their upper bound). */
+    default_timeout_ms: Type.Integer({ minimum: 1, default: 1000 }),
+    /** A request's `tmax` is capped to this. */
+    max_timeout_ms: Type.Integer({ minimum: 1, default: 5000 }),
+    /** Time kept back from the bidders' budget to cache the bids before `tmax` runs out. */
+    bid_cache_margin_ms: Type.Integer({ minimum: 0, default: 40 }),
+    /** A bidder answer larger than this (after decompression) is refused (code 3). */
+    max_response_bytes: Type.Integer({ minimum: 1024, default: 2097152 }),
+    /** Largest `POST /openrtb2/auction` body; larger gets 413. */
+    max_request_bytes: Type.Integer({ minimum: 1024, default: 524288 }),
+    /** Open connections per bidder host (keep-alive). */
+    max_connections_per_host: Type.Integer({ minimum: 1, default: 128 }),
     cache: Type.Object(
       {
         /** A Prebid-Cache-compatible `/cache` URL for VAST and bids; empty uses this server's own cache. */
         url: Type.String({ default: '' }),
         timeout_ms: Type.Integer({ minimum: 1, default: 500 }),
+        /**
+         * The cache URL browsers and creatives read bids from (`hb_cache_host`, `hb_cache_path`);
+         * empty means `server.external_url` + `/cache` (or `url` when a remote cache is set).
+         */
+        public_url: Type.String({ default: '' }),
+        /** Most puts one auction may write (every bid of every imp; `/cache`'s limits do not apply). */
+        max_puts: Type.Integer({ minimum: 1, default: 500 }),
+        /** Largest single cached bid or VAST, in bytes. */
+        max_value_bytes: Type.Integer({ minimum: 1, default: 262144 }),
       },
       strict,
     ),
   },
   strict,
 );
+
+/**
+ * Bidders this server calls, by bidder code. A code naming a built-in adapter (appnexus, pubmatic,
+ * openx) needs no entry; any other code becomes a bidder with `adapter: generic` and an endpoint.
+ */
+const AdapterEntrySchema = Type.Object(
+  {
+    /** The built-in adapter to run; defaults to the bidder code itself. */
+    adapter: Type.Optional(Type.String()),
+    /** Overrides the adapter's default endpoint (required for `generic`). */
+    endpoint: Type.String({ default: '' }),
+    enabled: Type.Boolean({ default: true }),
+    /** IAB GVL vendor id, for GDPR enforcement of a `generic` bidder. */
+    gvl_vendor_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+);
+const AdaptersSchema = Type.Record(Type.String(), AdapterEntrySchema, { default: {} });
 
 /**
  * An account's settings. `accounts.defaults` has every key (with defaults); an entry of
@@ -201,6 +240,7 @@ export const ConfigSchema = Type.Object(
     accounts: AccountsSchema,
     analytics: AnalyticsSchema,
     auction: AuctionSchema,
+    adapters: AdaptersSchema,
     metrics: MetricsSchema,
   },
   { additionalProperties: false },
@@ -213,3 +253,5 @@ export type RedisBackendConfig = Config['cache']['backend']['redis'];
 export type StorageConfig = Config['storage'];
 export type AccountsConfig = Config['accounts'];
 export type AnalyticsConfig = Config['analytics'];
+export type AuctionConfig = Config['auction'];
+export type AdaptersConfig = Config['adapters'];
