@@ -1,5 +1,6 @@
-import type { CachedValue } from './cache-service.js';
+import type { CachedValue, InternalCacheLimits } from './cache-service.js';
 import type { CachePutInput } from './put-request.js';
+import { AppError, ErrorCode } from '../core/app-error.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 
 /**
@@ -18,3 +19,38 @@ export interface CacheClient {
   put(puts: readonly CachePutInput[]): MaybePromise<string[]>;
   get(uuid: string | undefined): Promise<CachedValue>;
 }
+
+/**
+ * Port: how the auction caches its bids. Unlike {@link CacheClient} it has limits of its own
+ * (`auction.cache`: every bid of every imp in one batch, not `/cache`'s 10 puts of 10 KiB) and a
+ * deadline per call, because caching must fit inside the auction's `tmax`.
+ *
+ * Contract: `putBatch` writes the puts as one batch and resolves their uuids in order, or rejects
+ * with an `AppError`: `BAD_REQUEST` for invalid puts (nothing written), `BACKEND_TIMEOUT` when
+ * `signal` aborts first (the values may still land, unreferenced, and expire by their TTL),
+ * `BACKEND_FAILURE` for a cache that fails. `url` is where browsers and creatives read a cached
+ * value back (`<url>?uuid=<id>`): the source of `hb_cache_host` and `hb_cache_path`.
+ */
+export interface BidCacheClient {
+  readonly url: string;
+  putBatch(puts: readonly CachePutInput[], signal: AbortSignal): Promise<string[]>;
+}
+
+/** Rejects with `BACKEND_TIMEOUT` when `signal` aborts before `work` settles. */
+export const raceSignal = <T>(work: Promise<T>, signal: AbortSignal, what: string): Promise<T> => {
+  if (signal.aborted) return Promise.reject(new AppError(ErrorCode.BACKEND_TIMEOUT, `${what}: no time left before the deadline.`));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AppError(ErrorCode.BACKEND_TIMEOUT, `${what}: the deadline passed before the cache answered.`));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+};

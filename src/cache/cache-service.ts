@@ -18,6 +18,9 @@ export interface CacheServiceOptions {
   readonly metrics: Metrics;
 }
 
+/** Limits of a caller inside the process that has its own (`auction.cache`). */
+export type InternalCacheLimits = Pick<CacheLimits, 'maxNumValues' | 'maxSizeBytes' | 'maxTtlSeconds'>;
+
 /** A value read back: its type (for the Content-Type) and body bytes. */
 export interface CachedValue {
   readonly type: ValueType;
@@ -34,8 +37,12 @@ export interface CacheService {
    * Answers (and throws) directly when the store does, else with a promise (that rejects).
    */
   putRequest(body: string): MaybePromise<string[]>;
-  /** Puts from inside the process (vtrack, auction), validated by the same rules; answers like `putRequest`. */
-  putValues(puts: readonly CachePutInput[]): MaybePromise<string[]>;
+  /**
+   * Puts from inside the process (vtrack, auction), validated by the same rules; answers like
+   * `putRequest`. `limits` replaces the `/cache` request limits for callers with their own (an
+   * auction caches every bid of every imp); keys are never honoured for them.
+   */
+  putValues(puts: readonly CachePutInput[], limits?: InternalCacheLimits): MaybePromise<string[]>;
   /**
    * Reads by id; `NOT_FOUND` for unknown ids, `BAD_REQUEST` for a missing one. Answers directly
    * (and throws) when the store does, else with a promise (that rejects).
@@ -109,7 +116,8 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
 
   return {
     putRequest: (body) => write(validated(() => parsePutRequest(body, limits))),
-    putValues: (input) => write(validated(() => validatePuts(input, limits))),
+    putValues: (input, own) =>
+      write(validated(() => validatePuts(input, own === undefined ? limits : { ...own, allowSettingKeys: false, maxKeyLength: limits.maxKeyLength }))),
 
     get(uuid) {
       if (uuid === undefined || uuid === '') {

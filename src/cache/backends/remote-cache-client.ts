@@ -1,12 +1,14 @@
 import { Agent, request } from 'undici';
 import { AppError, ErrorCode } from '../../core/app-error.js';
-import type { CacheClient } from '../cache-client.js';
+import type { BidCacheClient, CacheClient } from '../cache-client.js';
 import type { CachedValue } from '../cache-service.js';
 
 export interface RemoteCacheClientOptions {
   /** The remote's `/cache` URL, e.g. `http://prebid-cache:2424/cache`. */
   readonly url: string;
   readonly timeoutMs: number;
+  /** Where browsers read cached values back; defaults to `url`. */
+  readonly publicUrl?: string;
 }
 
 const snippet = (text: string): string => (text.length > 200 ? `${text.slice(0, 197)}...` : text).trim();
@@ -17,22 +19,23 @@ const snippet = (text: string): string => (text.length > 200 ? `${text.slice(0, 
  * `BAD_REQUEST` carrying the remote's message; any other failure, or an answer that is not the
  * expected JSON with one uuid per put, rejects with `BACKEND_FAILURE` (or `BACKEND_TIMEOUT`).
  */
-export const createRemoteCacheClient = (opts: RemoteCacheClientOptions): CacheClient & { close(): Promise<void> } => {
+export const createRemoteCacheClient = (opts: RemoteCacheClientOptions): CacheClient & BidCacheClient & { close(): Promise<void> } => {
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64 });
 
-  const call = async (method: 'GET' | 'POST', url: string, body?: string) => {
+  const call = async (method: 'GET' | 'POST', url: string, body?: string, deadline?: AbortSignal) => {
+    const timeout = AbortSignal.timeout(opts.timeoutMs);
     try {
       const res = await request(url, {
         method,
         dispatcher: agent,
         headersTimeout: opts.timeoutMs,
         bodyTimeout: opts.timeoutMs,
-        signal: AbortSignal.timeout(opts.timeoutMs),
+        signal: deadline === undefined ? timeout : AbortSignal.any([timeout, deadline]),
         ...(body !== undefined ? { body, headers: { 'content-type': 'application/json' } } : {}),
       });
       return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
     } catch (err) {
-      const timedOut = (err as Error).name === 'TimeoutError' || (err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT' || (err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT';
+      const timedOut = deadline?.aborted === true || (err as Error).name === 'TimeoutError' || (err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT' || (err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT';
       throw new AppError(
         timedOut ? ErrorCode.BACKEND_TIMEOUT : ErrorCode.BACKEND_FAILURE,
         timedOut ? `the cache at ${opts.url} did not answer within ${opts.timeoutMs} ms.` : `the cache at ${opts.url} cannot be reached.`,
@@ -41,23 +44,27 @@ export const createRemoteCacheClient = (opts: RemoteCacheClientOptions): CacheCl
     }
   };
 
+  const put = async (puts: Parameters<CacheClient['put']>[0], deadline?: AbortSignal): Promise<string[]> => {
+    const res = await call('POST', opts.url, JSON.stringify({ puts }), deadline);
+    const text = res.body.toString('utf8');
+    if (res.status >= 400 && res.status < 500) throw new AppError(ErrorCode.BAD_REQUEST, `the cache refused the puts (${res.status}): ${snippet(text)}`);
+    if (res.status !== 200) throw new AppError(ErrorCode.BACKEND_FAILURE, `the cache at ${opts.url} answered ${res.status}: ${snippet(text)}`);
+    let uuids: unknown;
+    try {
+      uuids = (JSON.parse(text) as { responses?: { uuid?: unknown }[] }).responses?.map((r) => r.uuid);
+    } catch {
+      uuids = undefined;
+    }
+    if (!Array.isArray(uuids) || uuids.length !== puts.length || !uuids.every((u) => typeof u === 'string')) {
+      throw new AppError(ErrorCode.BACKEND_FAILURE, `the cache at ${opts.url} answered without one uuid per put.`);
+    }
+    return uuids;
+  };
+
   return {
-    async put(puts) {
-      const res = await call('POST', opts.url, JSON.stringify({ puts }));
-      const text = res.body.toString('utf8');
-      if (res.status >= 400 && res.status < 500) throw new AppError(ErrorCode.BAD_REQUEST, `the cache refused the puts (${res.status}): ${snippet(text)}`);
-      if (res.status !== 200) throw new AppError(ErrorCode.BACKEND_FAILURE, `the cache at ${opts.url} answered ${res.status}: ${snippet(text)}`);
-      let uuids: unknown;
-      try {
-        uuids = (JSON.parse(text) as { responses?: { uuid?: unknown }[] }).responses?.map((r) => r.uuid);
-      } catch {
-        uuids = undefined;
-      }
-      if (!Array.isArray(uuids) || uuids.length !== puts.length || !uuids.every((u) => typeof u === 'string')) {
-        throw new AppError(ErrorCode.BACKEND_FAILURE, `the cache at ${opts.url} answered without one uuid per put.`);
-      }
-      return uuids;
-    },
+    url: opts.publicUrl ?? opts.url,
+    put: (puts) => put(puts),
+    putBatch: (puts, signal) => put(puts, signal),
 
     async get(uuid) {
       if (uuid === undefined || uuid === '') throw new AppError(ErrorCode.BAD_REQUEST, 'GET /cache: Missing required parameter uuid');

@@ -1,0 +1,61 @@
+import { createGunzip } from 'node:zlib';
+import { Agent, request } from 'undici';
+import type { BidderCallResult, BidderHttpClient } from '../bidder-http.js';
+
+export interface UndiciBidderHttpOptions {
+  /** Connections kept per bidder origin. */
+  readonly connectionsPerHost: number;
+}
+
+class TooLarge extends Error {}
+
+/**
+ * Bidder calls over undici: one dispatcher for every bidder (keep-alive, a connection limit per
+ * origin), the deadline as an `AbortSignal`, gzip answers inflated as they stream, and the size
+ * limit enforced while reading so an oversized answer costs no more than the limit.
+ */
+export const createUndiciBidderHttp = (opts: UndiciBidderHttpOptions): BidderHttpClient => {
+  const agent = new Agent({ connections: opts.connectionsPerHost, keepAliveTimeout: 30_000, pipelining: 1 });
+
+  const readBody = async (body: AsyncIterable<Buffer>, gzip: boolean, limit: number): Promise<string> => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const source: AsyncIterable<Buffer> = gzip ? (body as unknown as NodeJS.ReadableStream).pipe(createGunzip()) : body;
+    for await (const chunk of source) {
+      size += chunk.length;
+      if (size > limit) throw new TooLarge();
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
+  };
+
+  return {
+    async call(req, { signal, maxResponseBytes, acceptGzip }): Promise<BidderCallResult> {
+      try {
+        const headers: Record<string, string> = { ...req.headers };
+        if (acceptGzip) headers['accept-encoding'] = 'gzip';
+        const res = await request(req.uri, {
+          method: req.method,
+          dispatcher: agent,
+          headers,
+          signal,
+          ...(req.body !== undefined ? { body: req.body } : {}),
+        });
+        const declared = Number(res.headers['content-length'] ?? NaN);
+        const gzip = String(res.headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
+        if (!gzip && declared > maxResponseBytes) {
+          res.body.destroy();
+          return { ok: false, failure: { kind: 'too-large', limitBytes: maxResponseBytes } };
+        }
+        const body = await readBody(res.body, gzip, maxResponseBytes);
+        return { ok: true, response: { status: res.statusCode, headers: res.headers, body } };
+      } catch (err) {
+        if (err instanceof TooLarge) return { ok: false, failure: { kind: 'too-large', limitBytes: maxResponseBytes } };
+        if (signal.aborted) return { ok: false, failure: { kind: 'timeout' } };
+        const e = err as Error & { code?: string };
+        return { ok: false, failure: { kind: 'network', message: e.code ? `${e.code}: ${e.message}` : e.message } };
+      }
+    },
+    close: () => agent.close(),
+  };
+};

@@ -1,0 +1,22 @@
+import type { RequestData, ResponseData } from '../bidders/adapter.js';
+
+/** Why a bidder call brought no answer the adapter can read. */
+export type BidderCallFailure =
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'too-large'; readonly limitBytes: number }
+  | { readonly kind: 'network'; readonly message: string };
+
+export type BidderCallResult = { readonly ok: true; readonly response: ResponseData } | { readonly ok: false; readonly failure: BidderCallFailure };
+
+/**
+ * Port: the HTTP client the exchange calls bidders through.
+ *
+ * Contract: `call` never rejects: every outcome is a {@link BidderCallResult}. It gives up when
+ * `signal` aborts (reporting a timeout) and refuses an answer whose body, decompressed, exceeds
+ * `maxResponseBytes` without reading more of it. Any status is an answer (`ok: true`); the exchange
+ * judges it. Safe for concurrent calls; connections are pooled and kept alive per host.
+ */
+export interface BidderHttpClient {
+  call(request: RequestData, opts: { readonly signal: AbortSignal; readonly maxResponseBytes: number; readonly acceptGzip: boolean }): Promise<BidderCallResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,146 @@
+import type { Bidder, BidderRegistry } from '../bidders/registry.js';
+import type { BidRequest, Imp, ImpExt, MediaType, Open } from '../openrtb/types.js';
+
+/** One bidder's share of an auction: the request as that bidder sees it. */
+export interface BidderShare {
+  readonly bidder: Bidder;
+  /** The request cut down to this bidder's imps, its params in `imp[].ext.bidder`. */
+  readonly request: BidRequest;
+}
+
+/** A problem found while splitting, reported per bidder code. */
+export interface SplitMessage {
+  readonly bidder: string;
+  readonly message: string;
+}
+
+export interface SplitResult {
+  readonly shares: BidderShare[];
+  /** Unknown or disabled bidders, dropped with a warning as Prebid Server does. */
+  readonly warnings: SplitMessage[];
+  /** Bad params (code 2 for that bidder): the imp is not sent to it. */
+  readonly errors: SplitMessage[];
+}
+
+/**
+ * Keys of `imp.ext` that are Prebid's or OpenRTB's own, never a bidder code of the legacy
+ * `imp.ext.<bidder>` form.
+ */
+const RESERVED_IMP_EXT_KEYS = new Set(['prebid', 'bidder', 'skadn', 'gpid', 'tid', 'data', 'context', 'ae', 'all', 'general', 'rewarded', 'ortb2', 'auctionenvironment', 'igs', 'paapi']);
+
+/** `ext.prebid` keys that steer openbid and mean nothing to a bidder. */
+const EXCHANGE_ONLY_PREBID_KEYS = new Set(['aliases', 'aliasgvlids', 'targeting', 'cache', 'storedrequest', 'bidadjustmentfactors', 'currency', 'bidderparams', 'page_view_ids', 'nosale']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The bidder codes of an imp with their params: `ext.prebid.bidder`, else the legacy `ext.<code>`. */
+export const impBidders = (imp: Imp): [string, unknown][] => {
+  const prebid = imp.ext?.prebid?.bidder;
+  if (isObject(prebid)) return Object.entries(prebid);
+  return Object.entries(imp.ext ?? {}).filter(([k]) => !RESERVED_IMP_EXT_KEYS.has(k));
+};
+
+/** `imp.ext` as a bidder receives it: its own params under `bidder`, no other bidder's. */
+const impExtFor = (ext: ImpExt | undefined, params: unknown, legacyKeys: readonly string[]): ImpExt => {
+  const out: ImpExt = {};
+  for (const [k, v] of Object.entries(ext ?? {})) {
+    if (k === 'prebid' || legacyKeys.includes(k)) continue;
+    out[k] = v;
+  }
+  const prebid = ext?.prebid;
+  if (prebid !== undefined) {
+    const { bidder: _all, storedrequest: _stored, ...rest } = prebid;
+    if (Object.keys(rest).length > 0) out.prebid = rest;
+  }
+  out.bidder = params;
+  return out;
+};
+
+const MEDIA_TYPES: readonly MediaType[] = ['banner', 'video', 'audio', 'native'];
+
+/** The imp without the media types a bidder does not support; `undefined` when none is left. */
+const withSupportedMediaTypes = (imp: Imp, supported: readonly MediaType[]): Imp | undefined => {
+  let out: Imp | undefined;
+  let left = 0;
+  for (const type of MEDIA_TYPES) {
+    if (imp[type] === undefined) continue;
+    if (supported.includes(type)) {
+      left++;
+    } else {
+      out ??= { ...imp };
+      delete out[type];
+    }
+  }
+  return left === 0 ? undefined : (out ?? imp);
+};
+
+const requestExtFor = (ext: BidRequest['ext']): BidRequest['ext'] => {
+  if (ext?.prebid === undefined) return ext;
+  const prebid: Open = {};
+  for (const [k, v] of Object.entries(ext.prebid)) if (!EXCHANGE_ONLY_PREBID_KEYS.has(k)) prebid[k] = v;
+  return { ...ext, prebid };
+};
+
+/**
+ * Splits a validated request per bidder, in the order bidders first appear across imps. Each
+ * bidder sees only its imps, each with its own params in `imp.ext.bidder`; request aliases
+ * (`ext.prebid.aliases`) resolve to their adapter and keep their own code. A bidder whose params
+ * fail its schema loses that imp (an error for that bidder); unknown and disabled bidders are
+ * dropped with a warning.
+ */
+export const splitByBidder = (request: BidRequest, registry: BidderRegistry): SplitResult => {
+  const aliases = request.ext?.prebid?.aliases ?? {};
+  const resolved = new Map<string, Bidder | undefined>();
+  const resolve = (code: string): Bidder | undefined => {
+    if (!resolved.has(code)) {
+      const target = aliases[code];
+      resolved.set(code, typeof target === 'string' && target !== code ? registry.alias(code, target) : registry.get(code));
+    }
+    return resolved.get(code);
+  };
+
+  const impsByBidder = new Map<string, Imp[]>();
+  const warnings: SplitMessage[] = [];
+  const errors: SplitMessage[] = [];
+  const warned = new Set<string>();
+  for (const imp of request.imp) {
+    const entries = impBidders(imp);
+    const legacy = imp.ext?.prebid?.bidder === undefined ? entries.map(([k]) => k) : [];
+    for (const [code, params] of entries) {
+      const bidder = resolve(code);
+      if (bidder === undefined) {
+        if (!warned.has(code)) {
+          warned.add(code);
+          const why = registry.isDisabled(aliases[code] ?? code) ? 'is disabled on this server' : 'is not a known bidder. Did you forget an alias in request.ext.prebid.aliases?';
+          warnings.push({ bidder: code, message: `bidder ${code} ${why}` });
+        }
+        continue;
+      }
+      const problems = bidder.checkParams(params);
+      if (problems.length > 0) {
+        errors.push({ bidder: code, message: `request.imp[${request.imp.indexOf(imp)}].ext.prebid.bidder.${code} failed validation.\n${problems.join('\n')}` });
+        continue;
+      }
+      const supported = bidder.module.info.mediaTypes[request.app !== undefined ? 'app' : 'site'];
+      const offered = withSupportedMediaTypes(imp, supported);
+      if (offered === undefined) {
+        warnings.push({ bidder: code, message: `request.imp[${request.imp.indexOf(imp)}] offers no media type ${code} supports (${supported.join(', ')}); not sent to it` });
+        continue;
+      }
+      let list = impsByBidder.get(code);
+      if (list === undefined) impsByBidder.set(code, (list = []));
+      list.push({ ...offered, ext: impExtFor(imp.ext, params, legacy) });
+    }
+  }
+
+  const ext = requestExtFor(request.ext);
+  const shares: BidderShare[] = [];
+  for (const [code, imps] of impsByBidder) {
+    const bidder = resolve(code)!;
+    const cut: BidRequest = { ...request, imp: imps };
+    if (ext === undefined) delete cut.ext;
+    else cut.ext = ext;
+    shares.push({ bidder, request: cut });
+  }
+  return { shares, warnings, errors };
+};
