@@ -16,8 +16,48 @@ export interface EventRecord {
   readonly receivedAt: number;
 }
 
-/** Every kind of record analytics modules receive (auction and AMP records come with the auction). */
-export type AnalyticsRecord = EventRecord;
+/** One bidder's part in an auction record. */
+export interface AuctionBidderRecord {
+  readonly bidder: string;
+  /** `bid` with bids, else why not: no bid, timed out, failed (code 3/999), or bad params (code 2). */
+  readonly outcome: 'bid' | 'no-bid' | 'timeout' | 'error' | 'bad-input';
+  readonly bids: number;
+  readonly responseTimeMs: number;
+}
+
+/** An imp's winning bid, in the auction's currency. */
+export interface AuctionWinnerRecord {
+  readonly impId: string;
+  readonly bidder: string;
+  readonly bidId: string;
+  readonly price: number;
+  readonly dealId?: string;
+}
+
+/**
+ * An auction (`POST /openrtb2/auction`) or an AMP auction (`GET /openrtb2/amp`), once answered.
+ * It carries no personal data (no IP, device or user ids, consent strings), so modules may keep it.
+ */
+export interface AuctionRecord {
+  readonly kind: 'auction' | 'amp';
+  readonly account: string;
+  /** The request's `id`. */
+  readonly auctionId: string;
+  /** The HTTP status the caller got. */
+  readonly status: number;
+  readonly currency: string;
+  readonly bidders: readonly AuctionBidderRecord[];
+  readonly winners: readonly AuctionWinnerRecord[];
+  /** AMP only: the stored request's id. */
+  readonly tagId?: string;
+  /** Request-level errors (validation, stored data) when the auction did not run. */
+  readonly errors?: readonly string[];
+  readonly receivedAt: number;
+  readonly durationMs: number;
+}
+
+/** Every kind of record analytics modules receive. */
+export type AnalyticsRecord = EventRecord | AuctionRecord;
 
 /**
  * Port: an analytics module, fed by the runner.
@@ -32,7 +72,7 @@ export type AnalyticsRecord = EventRecord;
  */
 export interface AnalyticsModule {
   readonly name: string;
-  logEvent(record: EventRecord): void;
+  logEvent(record: AnalyticsRecord): void;
   close(): Promise<void>;
 }
 

@@ -15,7 +15,7 @@ describe('analytics runner', () => {
       name,
       logEvent: (r) => {
         if (fail) throw new Error('boom');
-        got.push(`${name}:${r.bidId}`);
+        got.push(`${name}:${r.kind === 'event' ? r.bidId : r.auctionId}`);
       },
       close: async () => void closed.push(name),
     });

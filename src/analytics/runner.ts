@@ -1,11 +1,11 @@
 import { throttledLog } from '../core/log-throttle.js';
 import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { AnalyticsModule, EventRecord, RecordCounters } from './analytics-module.js';
+import type { AnalyticsModule, AnalyticsRecord, RecordCounters } from './analytics-module.js';
 
 /** What request handlers talk to: one call, every enabled module. */
 export interface Analytics {
-  logEvent(record: EventRecord): void;
+  logEvent(record: AnalyticsRecord): void;
   /** Closes every module (each flushes what it holds). */
   close(): Promise<void>;
 }

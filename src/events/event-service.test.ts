@@ -17,7 +17,7 @@ const setUp = (fetcher: AccountFetcher, required = false) => {
   const metrics = createPrometheusMetrics({ processMetrics: false });
   const events = createEventService({
     resolveAccount: createAccountResolver({ fetcher, defaults: { events: { enabled: true } }, required }),
-    analytics: { logEvent: (r) => logged.push(r), close: async () => undefined },
+    analytics: { logEvent: (r) => void (r.kind === 'event' && logged.push(r)), close: async () => undefined },
     clock: { now: () => 1_700_000_000_123 },
     metrics,
   });
