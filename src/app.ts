@@ -4,9 +4,23 @@ import type { AnalyticsModule } from './analytics/analytics-module.js';
 import { createFileModule } from './analytics/modules/file/file-module.js';
 import { createLogModule } from './analytics/modules/log/log-module.js';
 import { createAnalyticsRunner, recordCounters } from './analytics/runner.js';
-import { createInProcessCacheClient } from './cache/backends/in-process-cache-client.js';
-import type { CacheClient } from './cache/cache-client.js';
+import { createAuctionMetrics } from './auction/auction-metrics.js';
+import { createUndiciBidderHttp } from './auction/backends/undici-bidder-http.js';
+import { createExchange } from './auction/exchange.js';
+import type { AuctionAccount } from './auction/exchange.js';
+import { createOpenRtbAuction } from './auction/openrtb-auction.js';
+import type { AdapterModule } from './bidders/adapter.js';
+import { genericAdapter } from './bidders/generic/index.js';
+import { createBidderRegistry } from './bidders/registry.js';
+import { createInProcessBidCache, createInProcessCacheClient } from './cache/backends/in-process-cache-client.js';
+import type { BidCacheClient, CacheClient } from './cache/cache-client.js';
 import { createCacheService } from './cache/cache-service.js';
+import type { InternalCacheLimits } from './cache/cache-service.js';
+import { AppError, ErrorCode } from './core/app-error.js';
+import { mapMaybe } from './core/maybe-promise.js';
+import type { PriceGranularitySetting } from './openrtb/types.js';
+import type { Account } from './stored/account.js';
+import { auctionRoutes } from './http/routes/auction.js';
 import type { CacheStore } from './cache/cache-store.js';
 import { instrumentStore } from './cache/instrumented-store.js';
 import { createMemoryStore } from './cache/stores/memory.js';
@@ -95,6 +109,28 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   const remoteCache = config.auction.cache.url === '' ? undefined : await createRemoteCache(config);
   const cacheClient: CacheClient = remoteCache ?? createInProcessCacheClient(cache);
   const vtrack = createVtrackService({ cache: cacheClient, resolveAccount, externalUrl: config.server.external_url, metrics });
+  const bidCache = remoteCache ?? createInProcessBidCache(cache, { limits: auctionCacheLimits(config), url: publicCacheUrl(config) });
+  const bidderHttp = createUndiciBidderHttp({ connectionsPerHost: config.auction.max_connections_per_host });
+  const exchange = createExchange({
+    registry: createBidderRegistry(BUILTIN_ADAPTERS, config.adapters),
+    http: bidderHttp,
+    cache: bidCache,
+    clock,
+    metrics: createAuctionMetrics(metrics),
+    logger: logger.child({ component: 'auction' }),
+    serverRates: () => undefined,
+    report: (record) => analytics.logEvent(record),
+    limits: { maxResponseBytes: config.auction.max_response_bytes, bidCacheMarginMs: config.auction.bid_cache_margin_ms },
+  });
+  const openRtbAuction = createOpenRtbAuction({
+    exchange,
+    clock,
+    resolveAccount: (id) => mapMaybe(resolveAccount(id), auctionAccountOf),
+    resolveStored: async (request) => ({ request, warnings: [] }),
+    parseJson: parseRequestJson,
+    defaultTimeoutMs: config.auction.default_timeout_ms,
+    maxTimeoutMs: config.auction.max_timeout_ms,
+  });
 
   let shuttingDown = false;
   const http = createHttpServer({
@@ -110,6 +146,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   cacheRoutes(http, { cache, maxBodyBytes: config.cache.request_limits.max_body_bytes });
   eventRoutes(http, { events });
   vtrackRoutes(http, { vtrack, maxBodyBytes: config.cache.request_limits.max_body_bytes });
+  auctionRoutes(http, { auction: openRtbAuction, maxBodyBytes: config.auction.max_request_bytes });
   storageRoutes(http, {
     storage,
     path: config.api['storage-path'],
@@ -135,7 +172,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
         // analytics holds, then release the stores.
         await server.close();
         await analytics.close();
-        await Promise.all([cacheStore.close(), storageStores.close(), remoteCache?.close()]);
+        await Promise.all([cacheStore.close(), storageStores.close(), remoteCache?.close(), bidderHttp.close()]);
       })()),
   };
 };
@@ -205,9 +242,43 @@ const createStorageStores = async (config: Config, logger: Logger, metrics: Metr
 };
 
 /** The client of another server's cache, loaded only when `auction.cache.url` names one (see createCacheStore). */
-const createRemoteCache = async (config: Config): Promise<CacheClient & { close(): Promise<void> }> => {
+const createRemoteCache = async (config: Config): Promise<CacheClient & BidCacheClient & { close(): Promise<void> }> => {
   const { createRemoteCacheClient } = await import('./cache/backends/remote-cache-client.js');
-  return createRemoteCacheClient({ url: config.auction.cache.url, timeoutMs: config.auction.cache.timeout_ms });
+  return createRemoteCacheClient({ url: config.auction.cache.url, timeoutMs: config.auction.cache.timeout_ms, publicUrl: publicCacheUrl(config) });
+};
+
+/** Where browsers read cached bids: `auction.cache.public_url`, else the remote cache, else this server's `/cache`. */
+const publicCacheUrl = (config: Config): string =>
+  config.auction.cache.public_url || config.auction.cache.url || `${config.server.external_url.replace(/\/+$/, '')}/cache`;
+
+const auctionCacheLimits = (config: Config): InternalCacheLimits => ({
+  maxNumValues: config.auction.cache.max_puts,
+  maxSizeBytes: config.auction.cache.max_value_bytes,
+  maxTtlSeconds: config.cache.request_limits.max_ttl_seconds,
+});
+
+/** The adapters this build ships, by the name `adapters.<code>.adapter` uses. */
+const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = { generic: genericAdapter };
+
+/** The settings of an account the exchange uses. */
+const auctionAccountOf = (account: Account): AuctionAccount => {
+  const auction = (account as { auction?: { price_granularity?: PriceGranularitySetting; banner_cache_ttl_seconds?: number; video_cache_ttl_seconds?: number; debug_allow?: boolean; targeting_prefix?: string } }).auction ?? {};
+  return {
+    id: account.id,
+    priceGranularity: auction.price_granularity ?? 'medium',
+    cacheTtl: { bannerSeconds: auction.banner_cache_ttl_seconds ?? 300, videoSeconds: auction.video_cache_ttl_seconds ?? 1500 },
+    debugAllowed: auction.debug_allow ?? true,
+    targetingPrefix: auction.targeting_prefix ?? '',
+  };
+};
+
+/** Request bodies as JSON: a syntax error is the caller's (400). */
+const parseRequestJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new AppError(ErrorCode.BAD_REQUEST, `Invalid request format: ${(err as Error).message}`);
+  }
 };
 
 /** The analytics modules the configuration enables: file (a path), http (an endpoint), log. */

@@ -6,6 +6,8 @@ import type { ParamsCheck } from './params.js';
 export interface Bidder {
   /** The code the request and the response use. */
   readonly code: string;
+  /** The configured code this bidder runs as: itself, or an alias's target (a bounded metrics label). */
+  readonly baseCode: string;
   readonly module: AdapterModule;
   readonly endpoint: string;
   readonly checkParams: ParamsCheck;
@@ -52,7 +54,7 @@ export const createBidderRegistry = (builtins: Readonly<Record<string, AdapterMo
   const make = (code: string, module: AdapterModule, setting: BidderSetting | undefined): Bidder => {
     const endpoint = setting?.endpoint || module.info.endpoint;
     const gvlVendorId = setting?.gvl_vendor_id ?? module.info.gvlVendorId;
-    return { code, module, endpoint, checkParams: checkFor(module), ...(gvlVendorId !== undefined ? { gvlVendorId } : {}) };
+    return { code, baseCode: code, module, endpoint, checkParams: checkFor(module), ...(gvlVendorId !== undefined ? { gvlVendorId } : {}) };
   };
 
   for (const [code, module] of Object.entries(builtins)) {

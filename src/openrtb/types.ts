@@ -181,8 +181,8 @@ export interface ExtRequestTargeting extends Open {
 }
 
 export interface ExtRequestCache extends Open {
-  bids?: { returnCreative?: boolean };
-  vastxml?: { returnCreative?: boolean };
+  bids?: { returnCreative?: boolean; ttlseconds?: number };
+  vastxml?: { returnCreative?: boolean; ttlseconds?: number };
 }
 
 export interface ExtRequestPrebid extends Open {

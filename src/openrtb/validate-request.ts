@@ -1,12 +1,10 @@
-import type { BidRequest } from './types.js';
-
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isPositiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v > 0;
 
 /**
  * Checks the parts of an OpenRTB request the exchange relies on, and names every problem found,
  * in Prebid Server's words where it has them (`request.imp[1].banner has no sizes...`). An empty
- * list means the value can be used as a {@link BidRequest}. Bidder codes and params are checked
+ * list means the value can be used as a `BidRequest`. Bidder codes and params are checked
  * later, per bidder, because an unknown bidder only costs that bidder.
  */
 export const validateBidRequest = (value: unknown): string[] => {

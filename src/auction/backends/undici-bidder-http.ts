@@ -1,4 +1,5 @@
-import { createGunzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { Agent, request } from 'undici';
 import type { BidderCallResult, BidderHttpClient } from '../bidder-http.js';
 
@@ -9,24 +10,33 @@ export interface UndiciBidderHttpOptions {
 
 class TooLarge extends Error {}
 
+const gunzipAsync = promisify(gunzip);
+
 /**
  * Bidder calls over undici: one dispatcher for every bidder (keep-alive, a connection limit per
- * origin), the deadline as an `AbortSignal`, gzip answers inflated as they stream, and the size
- * limit enforced while reading so an oversized answer costs no more than the limit.
+ * origin), the deadline as an `AbortSignal`, and the size limit enforced while reading (and on the
+ * inflated size of a gzip answer), so an oversized answer costs no more than the limit.
  */
 export const createUndiciBidderHttp = (opts: UndiciBidderHttpOptions): BidderHttpClient => {
   const agent = new Agent({ connections: opts.connectionsPerHost, keepAliveTimeout: 30_000, pipelining: 1 });
 
+  /** Reads at most `limit` bytes of the body; gzip is inflated to at most `limit` bytes too. */
   const readBody = async (body: AsyncIterable<Buffer>, gzip: boolean, limit: number): Promise<string> => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const source: AsyncIterable<Buffer> = gzip ? (body as unknown as NodeJS.ReadableStream).pipe(createGunzip()) : body;
-    for await (const chunk of source) {
+    for await (const chunk of body) {
       size += chunk.length;
       if (size > limit) throw new TooLarge();
       chunks.push(chunk);
     }
-    return Buffer.concat(chunks, size).toString('utf8');
+    const raw = Buffer.concat(chunks, size);
+    if (!gzip) return raw.toString('utf8');
+    try {
+      return (await gunzipAsync(raw, { maxOutputLength: limit })).toString('utf8');
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new TooLarge();
+      throw err;
+    }
   };
 
   return {
@@ -41,9 +51,11 @@ export const createUndiciBidderHttp = (opts: UndiciBidderHttpOptions): BidderHtt
           signal,
           ...(req.body !== undefined ? { body: req.body } : {}),
         });
+        // The deadline may abort a body that is already given up (too large): nothing to report then.
+        res.body.on('error', () => undefined);
         const declared = Number(res.headers['content-length'] ?? NaN);
         const gzip = String(res.headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
-        if (!gzip && declared > maxResponseBytes) {
+        if (declared > maxResponseBytes) {
           res.body.destroy();
           return { ok: false, failure: { kind: 'too-large', limitBytes: maxResponseBytes } };
         }

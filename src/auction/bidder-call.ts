@@ -1,0 +1,178 @@
+import { BidderErrorCode } from '../bidders/adapter.js';
+import type { BidderError, RequestContext, RequestData, TypedBid } from '../bidders/adapter.js';
+import type { Clock } from '../core/clock.js';
+import type { Imp } from '../openrtb/types.js';
+import type { AuctionBid } from './auction-bid.js';
+import type { BidderOutcome } from './auction-metrics.js';
+import type { BidderHttpClient } from './bidder-http.js';
+import { invalidBidReason } from './bid-validation.js';
+import type { BidderShare } from './split.js';
+
+/** One HTTP call as `ext.debug.httpcalls` shows it. */
+export interface DebugHttpCall {
+  readonly uri: string;
+  readonly requestbody?: string;
+  readonly requestheaders: Readonly<Record<string, string>>;
+  readonly responsebody?: string;
+  readonly status?: number;
+}
+
+/** What one bidder brought to the auction. */
+export interface BidderResult {
+  readonly code: string;
+  readonly baseCode: string;
+  readonly bids: AuctionBid[];
+  readonly errors: BidderError[];
+  readonly warnings: BidderError[];
+  readonly outcome: BidderOutcome;
+  readonly responseTimeMs: number;
+  readonly httpCalls: DebugHttpCall[];
+}
+
+export interface BidderCallOptions {
+  readonly http: BidderHttpClient;
+  readonly clock: Clock;
+  /** Epoch ms by which every call of this bidder must have answered. */
+  readonly deadline: number;
+  readonly maxResponseBytes: number;
+  /** The auction's currency. */
+  readonly currency: string;
+  readonly convertCurrency: RequestContext['convertCurrency'];
+  /** `ext.prebid.bidadjustmentfactors[<bidder>]`, 1 when unset. */
+  readonly adjustment: number;
+  readonly entryPoint: RequestContext['entryPoint'];
+  readonly globalPrivacyControl: boolean;
+  readonly debug: boolean;
+}
+
+/** A bid with the currency its answer named. */
+type CurrencyBid = TypedBid & { readonly currency: string };
+
+const unknownError = (message: string): BidderError => ({ code: BidderErrorCode.UNKNOWN, message });
+
+/**
+ * Runs one bidder: its adapter's requests, the calls in parallel within the deadline, its answers
+ * into bids, and the exchange's checks on each bid (validity, currency, adjustment). Never
+ * rejects: every failure is an error entry of the result, so one bidder can never fail an auction.
+ */
+export const callBidder = async (share: BidderShare, opts: BidderCallOptions): Promise<BidderResult> => {
+  const started = opts.clock.now();
+  const { bidder, request } = share;
+  const errors: BidderError[] = [];
+  const warnings: BidderError[] = [];
+  const httpCalls: DebugHttpCall[] = [];
+  const context: RequestContext = {
+    endpoint: bidder.endpoint,
+    bidderCode: bidder.code,
+    convertCurrency: opts.convertCurrency,
+    globalPrivacyControl: opts.globalPrivacyControl,
+    entryPoint: opts.entryPoint,
+  };
+  const done = (outcome: BidderOutcome, bids: AuctionBid[] = []): BidderResult => ({
+    code: bidder.code,
+    baseCode: bidder.baseCode,
+    bids,
+    errors,
+    warnings,
+    outcome,
+    responseTimeMs: opts.clock.now() - started,
+    httpCalls,
+  });
+
+  let calls: RequestData[];
+  try {
+    const made = bidder.module.adapter.makeRequests(request, context);
+    calls = made.requests;
+    errors.push(...made.errors);
+  } catch (err) {
+    errors.push(unknownError(`the ${bidder.code} adapter failed to build its request: ${(err as Error).message}`));
+    return done('error');
+  }
+  if (calls.length === 0) return done(errors.length > 0 ? 'bad-input' : 'no-bid');
+
+  const typed: CurrencyBid[][] = [];
+  let timedOut = false;
+  let answered = false;
+  await Promise.all(
+    calls.map(async (call) => {
+      const left = opts.deadline - opts.clock.now();
+      const result = left <= 0 ? ({ ok: false, failure: { kind: 'timeout' } } as const) : await opts.http.call(call, { signal: AbortSignal.timeout(left), maxResponseBytes: opts.maxResponseBytes, acceptGzip: bidder.module.info.acceptsGzip === true });
+      if (opts.debug) {
+        httpCalls.push({
+          uri: call.uri,
+          ...(call.body !== undefined ? { requestbody: call.body } : {}),
+          requestheaders: call.headers,
+          ...(result.ok ? { responsebody: result.response.body, status: result.response.status } : {}),
+        });
+      }
+      if (!result.ok) {
+        const f = result.failure;
+        if (f.kind === 'timeout') {
+          timedOut = true;
+          errors.push({ code: BidderErrorCode.TIMEOUT, message: `${bidder.code} did not answer within the auction's time budget` });
+        } else if (f.kind === 'too-large') {
+          errors.push({ code: BidderErrorCode.BAD_SERVER_RESPONSE, message: `${bidder.code} answered more than ${f.limitBytes} bytes` });
+        } else {
+          errors.push({ code: BidderErrorCode.BAD_SERVER_RESPONSE, message: `${bidder.code} could not be reached: ${f.message}` });
+        }
+        return;
+      }
+      const { status } = result.response;
+      if (status === 204) return;
+      if (status !== 200) {
+        errors.push({ code: BidderErrorCode.BAD_SERVER_RESPONSE, message: `Unexpected status code: ${status}. Run with request.debug = 1 for more info` });
+        return;
+      }
+      answered = true;
+      try {
+        const read = bidder.module.adapter.makeBids(request, call, result.response);
+        errors.push(...read.errors);
+        const answer = read.response;
+        if (answer !== undefined) typed.push(answer.bids.map((b) => ({ ...b, currency: answer.currency })));
+      } catch (err) {
+        errors.push(unknownError(`the ${bidder.code} adapter failed to read its answer: ${(err as Error).message}`));
+      }
+    }),
+  );
+
+  const impsById = new Map<string, Imp>(request.imp.map((imp) => [imp.id, imp]));
+  const bids: AuctionBid[] = [];
+  for (const b of typed.flat()) {
+    const reason = invalidBidReason(b, impsById);
+    if (reason !== undefined) {
+      warnings.push({ code: BidderErrorCode.BAD_SERVER_RESPONSE, message: `${reason}; bid dropped` });
+      continue;
+    }
+    const priced = priceIn(b, opts, bidder.code);
+    if (typeof priced === 'string') {
+      errors.push(unknownError(priced));
+      continue;
+    }
+    bids.push(priced);
+  }
+  const outcome: BidderOutcome = bids.length > 0 ? 'bid' : timedOut ? 'timeout' : errors.length > 0 && !answered ? 'error' : 'no-bid';
+  return done(outcome, bids);
+};
+
+/** The bid priced in the auction's currency and adjusted, or why it cannot be. */
+const priceIn = (b: CurrencyBid, opts: BidderCallOptions, code: string): AuctionBid | string => {
+  const from = b.currency.toUpperCase();
+  let price = b.bid.price;
+  if (from !== opts.currency) {
+    try {
+      price = opts.convertCurrency(price, from, opts.currency);
+    } catch (err) {
+      return `Bid "${b.bid.id}": ${(err as Error).message}`;
+    }
+  }
+  price *= opts.adjustment;
+  return {
+    bidder: b.seat ?? code,
+    bid: { ...b.bid, price },
+    type: b.type,
+    originalPrice: b.bid.price,
+    originalCurrency: from,
+    ...(b.dealPriority !== undefined ? { dealPriority: b.dealPriority } : {}),
+    ...(b.video !== undefined ? { video: b.video } : {}),
+  };
+};

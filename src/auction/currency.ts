@@ -1,0 +1,56 @@
+/** Currency rates as Prebid writes them: from → to → rate (`{"USD": {"EUR": 0.9}}`). */
+export type Rates = Readonly<Record<string, Readonly<Record<string, number>>>>;
+
+export interface CurrencyConverterOptions {
+  /** `ext.prebid.currency.rates` of the request: they win over the server's. */
+  readonly requestRates?: Rates;
+  /** The server's rates (`auction.currency`), when it has any. */
+  readonly serverRates?: Rates;
+  /** `ext.prebid.currency.usepbsrates`: `false` forbids falling back to the server's rates. */
+  readonly usePbsRates?: boolean;
+}
+
+export interface CurrencyConverter {
+  /** `amount` in `to`; throws an `Error` naming the pair when no rate applies. */
+  convert(amount: number, from: string, to: string): number;
+}
+
+const isRate = (r: unknown): r is number => typeof r === 'number' && Number.isFinite(r) && r > 0;
+
+/** A rate from one table: direct, inverse, or across one intermediate currency. */
+const rateIn = (rates: Rates, from: string, to: string): number | undefined => {
+  const direct = rates[from]?.[to];
+  if (isRate(direct)) return direct;
+  const inverse = rates[to]?.[from];
+  if (isRate(inverse)) return 1 / inverse;
+  // Rates are usually quoted from a few base currencies: go through one of them.
+  for (const quotes of Object.values(rates)) {
+    const toTarget = quotes[to];
+    const toSource = quotes[from];
+    if (isRate(toTarget) && isRate(toSource)) return toTarget / toSource;
+  }
+  return undefined;
+};
+
+const upper = (rates: Rates | undefined): Rates | undefined =>
+  rates === undefined ? undefined : Object.fromEntries(Object.entries(rates).map(([from, q]) => [from.toUpperCase(), Object.fromEntries(Object.entries(q).map(([to, r]) => [to.toUpperCase(), r]))]));
+
+/**
+ * Converts with the request's rates first, then the server's (unless `usePbsRates` is false), as
+ * Prebid Server does. Codes are compared upper-case.
+ */
+export const createCurrencyConverter = (opts: CurrencyConverterOptions): CurrencyConverter => {
+  const tables = [upper(opts.requestRates), opts.usePbsRates === false ? undefined : upper(opts.serverRates)].filter((t): t is Rates => t !== undefined);
+  return {
+    convert(amount, fromCode, toCode) {
+      const from = fromCode.toUpperCase();
+      const to = toCode.toUpperCase();
+      if (from === to) return amount;
+      for (const t of tables) {
+        const rate = rateIn(t, from, to);
+        if (rate !== undefined) return amount * rate;
+      }
+      throw new Error(`Currency conversion rate not found: '${from}' => '${to}'`);
+    },
+  };
+};

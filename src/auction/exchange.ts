@@ -1,0 +1,241 @@
+import type { AnalyticsRecord, AuctionBidderRecord } from '../analytics/analytics-module.js';
+import { BidderErrorCode } from '../bidders/adapter.js';
+import type { BidderError } from '../bidders/adapter.js';
+import type { BidderRegistry } from '../bidders/registry.js';
+import type { BidCacheClient } from '../cache/cache-client.js';
+import { isAppError } from '../core/app-error.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/logger.js';
+import type { BidRequest, BidResponse, Imp, PriceGranularitySetting } from '../openrtb/types.js';
+import type { AuctionBid } from './auction-bid.js';
+import type { AuctionMetrics } from './auction-metrics.js';
+import { bidCachingOf, cacheBids } from './bid-cache.js';
+import type { CacheTtlDefaults } from './bid-cache.js';
+import type { BidderHttpClient } from './bidder-http.js';
+import { callBidder } from './bidder-call.js';
+import type { BidderResult } from './bidder-call.js';
+import { createCurrencyConverter } from './currency.js';
+import type { Rates } from './currency.js';
+import { priceBucket, resolvePriceGranularity } from './price-granularity.js';
+import type { PriceGranularity } from './price-granularity.js';
+import { rankBids } from './ranking.js';
+import { splitByBidder } from './split.js';
+import { bidsWithTargeting, bidTargeting } from './targeting.js';
+import type { BidCacheIds, CacheLocation, TargetingOptions } from './targeting.js';
+import { buildBidResponse } from './response.js';
+
+export interface ExchangeOptions {
+  readonly registry: BidderRegistry;
+  readonly http: BidderHttpClient;
+  readonly cache: BidCacheClient;
+  readonly clock: Clock;
+  readonly metrics: AuctionMetrics;
+  readonly logger: Logger;
+  /** The server's currency rates (`auction.currency`), the last good copy; `undefined` when none. */
+  readonly serverRates: () => Rates | undefined;
+  /** Hands the auction's record to analytics; must not throw. */
+  readonly report: (record: AnalyticsRecord) => void;
+  readonly limits: {
+    readonly maxResponseBytes: number;
+    /** Kept back from the bidders' time when bids are to be cached. */
+    readonly bidCacheMarginMs: number;
+  };
+}
+
+/** The account settings an auction uses. */
+export interface AuctionAccount {
+  readonly id: string;
+  readonly priceGranularity: PriceGranularitySetting;
+  readonly cacheTtl: CacheTtlDefaults;
+  readonly debugAllowed: boolean;
+  /** Replaces `hb` in targeting keys when the request sets no prefix. */
+  readonly targetingPrefix: string;
+}
+
+/** One auction to hold: a validated request (stored data merged), its account and its deadline. */
+export interface AuctionInput {
+  readonly request: BidRequest;
+  readonly account: AuctionAccount;
+  /** Epoch ms by which the auction must answer: its start plus the effective `tmax`. */
+  readonly deadline: number;
+  readonly tmax: number;
+  readonly entryPoint: 'auction' | 'amp';
+  readonly globalPrivacyControl: boolean;
+  /** Request-level warnings found before the auction (stored data, AMP query), under `general`. */
+  readonly warnings?: readonly string[];
+  readonly startedAt: number;
+  /** AMP: the stored request's id, for the record. */
+  readonly tagId?: string;
+}
+
+export interface AuctionOutcome {
+  readonly response: BidResponse;
+  /** Each imp's winner with its targeting (AMP reads these). */
+  readonly bidders: readonly BidderResult[];
+}
+
+/** Targeting keys are cut to this many characters, as Prebid Server does by default. */
+const MAX_TARGETING_KEY_LENGTH = 20;
+
+/**
+ * The exchange. `holdAuction` never rejects for a bidder's fault: bidders that fail, time out or
+ * answer garbage are entries of `ext.errors`; a cache that fails is a warning and the bids go out
+ * without cache ids. It answers by the input's deadline with what came by then.
+ */
+export interface Exchange {
+  holdAuction(input: AuctionInput): Promise<AuctionOutcome>;
+}
+
+export const createExchange = (opts: ExchangeOptions): Exchange => ({
+  async holdAuction(input) {
+    const { request, account } = input;
+    const prebid = request.ext?.prebid;
+    const currency = (request.cur?.[0] ?? 'USD').toUpperCase();
+    const debug = (request.test === 1 || prebid?.debug === true) && account.debugAllowed;
+    const general: BidderError[] = (input.warnings ?? []).map((message) => ({ code: BidderErrorCode.UNKNOWN, message }));
+
+    const split = splitByBidder(request, opts.registry);
+    const caching = bidCachingOf(request);
+    const cachingAsked = caching.bids || caching.vastXml;
+    const bidderDeadline = input.deadline - (cachingAsked ? opts.limits.bidCacheMarginMs : 0);
+    const converter = createCurrencyConverter({
+      ...(prebid?.currency?.rates !== undefined ? { requestRates: prebid.currency.rates } : {}),
+      ...(opts.serverRates() !== undefined ? { serverRates: opts.serverRates()! } : {}),
+      ...(prebid?.currency?.usepbsrates !== undefined ? { usePbsRates: prebid.currency.usepbsrates } : {}),
+    });
+    const adjustments = prebid?.bidadjustmentfactors ?? {};
+
+    const results = await Promise.all(
+      split.shares.map((share) =>
+        callBidder(share, {
+          http: opts.http,
+          clock: opts.clock,
+          deadline: bidderDeadline,
+          maxResponseBytes: opts.limits.maxResponseBytes,
+          currency,
+          convertCurrency: (amount, from, to) => converter.convert(amount, from, to),
+          adjustment: typeof adjustments[share.bidder.code] === 'number' ? adjustments[share.bidder.code]! : 1,
+          entryPoint: input.entryPoint,
+          globalPrivacyControl: input.globalPrivacyControl,
+          debug,
+        }),
+      ),
+    );
+    for (const r of results) opts.metrics.bidder(r.baseCode, r.outcome, r.bids.length, r.responseTimeMs / 1000);
+
+    const impsById = new Map<string, Imp>(request.imp.map((imp) => [imp.id, imp]));
+    const rankings = rankBids(
+      request.imp.map((imp) => imp.id),
+      results.flatMap((r) => r.bids),
+      prebid?.targeting?.preferdeals === true,
+    );
+    const targetingOptions = prebid?.targeting === undefined ? undefined : targetingOptionsOf(request, input, account);
+    const toCache = targetingOptions !== undefined ? bidsWithTargeting(rankings, targetingOptions) : rankings.flatMap((r) => r.topByBidder);
+
+    let cacheIds = new Map<AuctionBid, BidCacheIds>();
+    if (cachingAsked && toCache.length > 0) {
+      const puts = toCache.length * (caching.bids ? 1 : 0) + toCache.filter((b) => b.type === 'video').length * (caching.vastXml ? 1 : 0);
+      try {
+        const left = Math.max(1, input.deadline - opts.clock.now());
+        cacheIds = await cacheBids(toCache, caching, { request, impsById, ttl: account.cacheTtl }, opts.cache, AbortSignal.timeout(left));
+        opts.metrics.cacheWrite('ok', puts);
+      } catch (err) {
+        const timedOut = isAppError(err) && err.code === 'BACKEND_TIMEOUT';
+        opts.metrics.cacheWrite(timedOut ? 'timeout' : 'error', puts);
+        general.push({ code: BidderErrorCode.UNKNOWN, message: `bids were not cached: ${(err as Error).message}` });
+        if (!timedOut) opts.logger.warn({ err }, 'caching auction bids failed');
+      }
+    }
+
+    const targeting = new Map<AuctionBid, Record<string, string>>();
+    if (targetingOptions !== undefined) {
+      const location = cacheLocation(opts.cache.url);
+      const granularity = granularities(request, account, general);
+      for (const r of rankings) {
+        for (const b of r.topByBidder) {
+          const bucket = priceBucket(b.bid.price, granularity(b.type));
+          const t = bidTargeting(b, b === r.winner, bucket, cacheIds.get(b) ?? {}, location, targetingOptions);
+          if (t !== undefined) targeting.set(b, t);
+        }
+      }
+    }
+
+    const response = buildBidResponse({
+      request,
+      currency,
+      results,
+      splitWarnings: split.warnings,
+      splitErrors: split.errors,
+      general,
+      targeting,
+      cacheIds,
+      cacheUrl: opts.cache.url,
+      tmax: input.tmax,
+      debug,
+    });
+    const now = opts.clock.now();
+    const anyBid = rankings.length > 0;
+    opts.metrics.auction(input.entryPoint, anyBid ? 'bids' : 'no-bids', (now - input.startedAt) / 1000);
+    opts.report({
+      kind: input.entryPoint,
+      account: account.id,
+      auctionId: request.id,
+      status: 200,
+      currency,
+      bidders: results.map((r): AuctionBidderRecord => ({ bidder: r.code, outcome: r.outcome, bids: r.bids.length, responseTimeMs: r.responseTimeMs })),
+      winners: rankings.map((r) => ({ impId: r.impId, bidder: r.winner.bidder, bidId: r.winner.bid.id, price: r.winner.bid.price, ...(r.winner.bid.dealid ? { dealId: r.winner.bid.dealid } : {}) })),
+      ...(input.tagId !== undefined ? { tagId: input.tagId } : {}),
+      receivedAt: input.startedAt,
+      durationMs: now - input.startedAt,
+    });
+    return { response, bidders: results };
+  },
+});
+
+const targetingOptionsOf = (request: BidRequest, input: AuctionInput, account: AuctionAccount): TargetingOptions => {
+  const t = request.ext?.prebid?.targeting ?? {};
+  const env = input.entryPoint === 'amp' ? 'amp' : request.app !== undefined ? 'mobile-app' : undefined;
+  const prefix = typeof t.prefix === 'string' && t.prefix !== '' ? t.prefix : account.targetingPrefix || 'hb';
+  return {
+    // Prebid Server's defaults when the request names targeting but not these switches.
+    includeWinners: t.includewinners ?? true,
+    includeBidderKeys: t.includebidderkeys ?? true,
+    includeFormat: t.includeformat === true,
+    alwaysIncludeDeals: t.alwaysincludedeals === true,
+    prefix,
+    ...(env !== undefined ? { env } : {}),
+    maxKeyLength: MAX_TARGETING_KEY_LENGTH,
+  };
+};
+
+/** `hb_cache_host` and `hb_cache_path` from the cache's public URL. */
+const cacheLocation = (url: string): CacheLocation | undefined => {
+  try {
+    const u = new URL(url);
+    return { host: u.host, path: u.pathname };
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The price granularity for each media type: `mediatypepricegranularity.<type>`, else
+ * `pricegranularity`, else the account's. An invalid setting is a warning and falls back to the
+ * account's (then `medium`).
+ */
+const granularities = (request: BidRequest, account: AuctionAccount, general: BidderError[]): ((type: string) => PriceGranularity) => {
+  const t = request.ext?.prebid?.targeting;
+  const resolve = (setting: PriceGranularitySetting | undefined, where: string): PriceGranularity | undefined => {
+    if (setting === undefined) return undefined;
+    const r = resolvePriceGranularity(setting);
+    if (r.error !== undefined) general.push({ code: BidderErrorCode.BAD_INPUT, message: `${where}: ${r.error}` });
+    return r.granularity;
+  };
+  const base = resolve(t?.pricegranularity, 'ext.prebid.targeting.pricegranularity') ?? resolve(account.priceGranularity, `account ${account.id} price_granularity`) ?? resolvePriceGranularity(undefined).granularity!;
+  const byType = new Map<string, PriceGranularity>();
+  for (const type of ['banner', 'video', 'native'] as const) {
+    const g = resolve(t?.mediatypepricegranularity?.[type], `ext.prebid.targeting.mediatypepricegranularity.${type}`);
+    if (g !== undefined) byType.set(type, g);
+  }
+  return (type) => byType.get(type) ?? base;
+};
