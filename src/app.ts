@@ -111,12 +111,13 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   const vtrack = createVtrackService({ cache: cacheClient, resolveAccount, externalUrl: config.server.external_url, metrics });
   const bidCache = remoteCache ?? createInProcessBidCache(cache, { limits: auctionCacheLimits(config), url: publicCacheUrl(config) });
   const bidderHttp = createUndiciBidderHttp({ connectionsPerHost: config.auction.max_connections_per_host });
+  const auctionMetrics = createAuctionMetrics(metrics);
   const exchange = createExchange({
     registry: createBidderRegistry(BUILTIN_ADAPTERS, config.adapters),
     http: bidderHttp,
     cache: bidCache,
     clock,
-    metrics: createAuctionMetrics(metrics),
+    metrics: auctionMetrics,
     logger: logger.child({ component: 'auction' }),
     serverRates: () => undefined,
     report: (record) => analytics.logEvent(record),
@@ -125,6 +126,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   const openRtbAuction = createOpenRtbAuction({
     exchange,
     clock,
+    metrics: auctionMetrics,
     resolveAccount: (id) => mapMaybe(resolveAccount(id), auctionAccountOf),
     resolveStored: async (request) => ({ request, warnings: [] }),
     parseJson: parseRequestJson,

@@ -1,8 +1,9 @@
-import { AppError, ErrorCode } from '../core/app-error.js';
+import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
 import type { Clock } from '../core/clock.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import { validateBidRequest } from '../openrtb/validate-request.js';
 import type { BidRequest, BidResponse } from '../openrtb/types.js';
+import type { AuctionMetrics } from './auction-metrics.js';
 import type { AuctionAccount, Exchange } from './exchange.js';
 
 /** What the HTTP layer knows of the caller that OpenRTB may lack. */
@@ -19,6 +20,8 @@ export type StoredDataResolver = (request: Record<string, unknown>) => Promise<{
 export interface OpenRtbAuctionOptions {
   readonly exchange: Exchange;
   readonly clock: Clock;
+  /** Counts the auctions refused before they ran (the exchange counts those it holds). */
+  readonly metrics: AuctionMetrics;
   /** The account of a request; rejects with `UNAUTHORIZED` for an unknown one when accounts are required. */
   readonly resolveAccount: (id: string) => MaybePromise<AuctionAccount>;
   /** Merges stored requests and imps (`ext.prebid.storedrequest.id`); identity when there are none. */
@@ -63,28 +66,42 @@ const withCallerDevice = (request: BidRequest, caller: CallerInfo): BidRequest =
   return { ...request, device: { ...device, ...ua, ...ip } };
 };
 
-export const createOpenRtbAuction = (opts: OpenRtbAuctionOptions): OpenRtbAuction => ({
-  async run(body, caller) {
-    const startedAt = opts.clock.now();
+export const createOpenRtbAuction = (opts: OpenRtbAuctionOptions): OpenRtbAuction => {
+  const prepare = async (body: string, caller: CallerInfo): Promise<{ request: BidRequest; warnings: string[] }> => {
     if (body.trim() === '') throw new AppError(ErrorCode.BAD_REQUEST, 'Invalid request format: request body is empty');
     const parsed = opts.parseJson(body);
     if (!isObject(parsed)) throw new AppError(ErrorCode.BAD_REQUEST, 'Invalid request format: request must be a JSON object');
     const stored = await opts.resolveStored(parsed);
     const problems = validateBidRequest(stored.request);
     if (problems.length > 0) throw new AppError(ErrorCode.BAD_REQUEST, `Invalid request format: ${problems.join('\n')}`);
-    const request = withCallerDevice(stored.request as unknown as BidRequest, caller);
-    const account = await opts.resolveAccount(accountIdOf(request));
-    const tmax = effectiveTmax(request.tmax, opts.defaultTimeoutMs, opts.maxTimeoutMs);
-    const outcome = await opts.exchange.holdAuction({
-      request,
-      account,
-      tmax,
-      deadline: startedAt + tmax,
-      startedAt,
-      entryPoint: 'auction',
-      globalPrivacyControl: caller.globalPrivacyControl,
-      warnings: stored.warnings,
-    });
-    return outcome.response;
-  },
-});
+    return { request: withCallerDevice(stored.request as unknown as BidRequest, caller), warnings: stored.warnings };
+  };
+
+  return {
+    async run(body, caller) {
+      const startedAt = opts.clock.now();
+      let prepared: { request: BidRequest; warnings: string[] };
+      let account: AuctionAccount;
+      try {
+        prepared = await prepare(body, caller);
+        account = await opts.resolveAccount(accountIdOf(prepared.request));
+      } catch (err) {
+        opts.metrics.auction('auction', isAppError(err) && err.code !== ErrorCode.INTERNAL ? 'rejected' : 'error', (opts.clock.now() - startedAt) / 1000);
+        throw err;
+      }
+      const { request, warnings } = prepared;
+      const tmax = effectiveTmax(request.tmax, opts.defaultTimeoutMs, opts.maxTimeoutMs);
+      const outcome = await opts.exchange.holdAuction({
+        request,
+        account,
+        tmax,
+        deadline: startedAt + tmax,
+        startedAt,
+        entryPoint: 'auction',
+        globalPrivacyControl: caller.globalPrivacyControl,
+        warnings,
+      });
+      return outcome.response;
+    },
+  };
+};
