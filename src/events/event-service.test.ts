@@ -4,6 +4,7 @@ import type { EventRecord } from '../analytics/analytics-module.js';
 import { recordJson } from '../analytics/record-json.js';
 import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
 import { createPrometheusMetrics } from '../metrics/prometheus.js';
+import { DEFAULT_ACCOUNT_SETTINGS } from '../stored/account-schema.js';
 import { createAccountResolver } from '../stored/account.js';
 import type { AccountFetcher, AccountSettings } from '../stored/account.js';
 import type { EventRequest } from './event-request.js';
@@ -16,7 +17,7 @@ const setUp = (fetcher: AccountFetcher, required = false) => {
   const logged: EventRecord[] = [];
   const metrics = createPrometheusMetrics({ processMetrics: false });
   const events = createEventService({
-    resolveAccount: createAccountResolver({ fetcher, defaults: { events: { enabled: true } }, required }),
+    resolveAccount: createAccountResolver({ fetcher, defaults: DEFAULT_ACCOUNT_SETTINGS, required }),
     analytics: { logEvent: (r) => void (r.kind === 'event' && logged.push(r)), close: async () => undefined },
     clock: { now: () => 1_700_000_000_123 },
     metrics,

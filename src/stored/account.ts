@@ -1,48 +1,71 @@
 import { AppError, ErrorCode } from '../core/app-error.js';
 import { mapMaybe } from '../core/maybe-promise.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
+import type { Account, AccountDefaults, AccountSettings } from './account-schema.js';
+import { deepFreeze } from './deep-freeze.js';
 
-/** An account's effective settings: the configured defaults with the account's own on top. */
-export interface Account {
-  readonly id: string;
-  readonly events: { readonly enabled: boolean };
+export type { Account, AccountDefaults, AccountSettings } from './account-schema.js';
+
+/** Per-lookup options of the stored-data ports. */
+export interface FetchOptions {
+  /** Gives up (rejecting with `BACKEND_TIMEOUT`) when this aborts, e.g. at the auction's deadline. */
+  readonly signal?: AbortSignal;
 }
 
-/** What a source knows of one account: any subset of the settings. */
-export type AccountSettings = { readonly [K in keyof Omit<Account, 'id'>]?: Partial<Account[K]> };
-
 /**
- * Port: where accounts' own settings come from (configuration now; a database or an HTTP
- * service later).
+ * Port: where accounts' own settings come from (configuration, files, Postgres, an HTTP service;
+ * a chain of them behind a cache).
  *
- * Contract: `fetch` gives the settings of a known account, `undefined` for an unknown one:
- * directly when the source is in process (configuration), else with a promise. It fails (throws,
- * or rejects) with `BACKEND_FAILURE`/`BACKEND_TIMEOUT` only when the source itself fails. Safe
- * for concurrent use; implementations may cache.
+ * Contract: `fetch` gives the settings of a known account, checked against the account schema
+ * (`AccountSettingsSchema`), or `undefined` for an unknown one. It answers directly when it can
+ * (configuration, a cache hit: the `/event` path then costs no promise), else with a promise: the
+ * one read port of this folder that keeps `MaybePromise`, because it is on the hot path.
+ * Failures (thrown, or rejected): `BACKEND_FAILURE` when the source fails or holds settings that
+ * break the schema (the message names every problem; such settings are never used),
+ * `BACKEND_TIMEOUT` when it does not answer in time. The returned object is shared and must not
+ * be modified. Safe for concurrent use.
  */
 export interface AccountFetcher {
-  fetch(id: string): MaybePromise<AccountSettings | undefined>;
+  fetch(id: string, opts?: FetchOptions): MaybePromise<AccountSettings | undefined>;
 }
 
 export interface AccountResolverOptions {
   readonly fetcher: AccountFetcher;
   /** `accounts.defaults`: complete settings every account starts from. */
-  readonly defaults: Omit<Account, 'id'>;
+  readonly defaults: AccountDefaults;
   /** `accounts.required`: refuse accounts the fetcher does not know. */
   readonly required: boolean;
 }
 
 /**
  * Resolves an account id to its effective settings; `UNAUTHORIZED` for an unknown id when accounts
- * are required. Answers (and fails) directly when the fetcher does, else with a promise.
+ * are required. Answers (and fails) directly when the fetcher does, else with a promise. The
+ * account is shared and frozen.
  */
-export type AccountResolver = (id: string) => MaybePromise<Account>;
+export type AccountResolver = (id: string, opts?: FetchOptions) => MaybePromise<Account>;
 
-export const createAccountResolver = (opts: AccountResolverOptions): AccountResolver => (id) =>
-  mapMaybe(opts.fetcher.fetch(id), (own) => {
-    if (own === undefined && opts.required) throw new AppError(ErrorCode.UNAUTHORIZED, `Unauthorized account id: ${id}`);
-    return { id, ...mergeSettings(opts.defaults, own ?? {}) };
-  });
+/**
+ * The merged account is computed once per fetched settings object (the fetcher's cache, or the
+ * configuration, hands out the same object while it holds it), not per request: a hot account
+ * costs a map lookup. Unknown accounts get the defaults with their id.
+ */
+export const createAccountResolver = (opts: AccountResolverOptions): AccountResolver => {
+  const merged = new WeakMap<AccountSettings, Account>();
+  const defaults = deepFreeze({ ...opts.defaults });
+  return (id, fetchOpts) =>
+    mapMaybe(opts.fetcher.fetch(id, fetchOpts), (own) => {
+      if (own === undefined) {
+        if (opts.required) throw new AppError(ErrorCode.UNAUTHORIZED, `Unauthorized account id: ${id}`);
+        return Object.freeze({ ...defaults, id });
+      }
+      const known = merged.get(own);
+      // One settings object serves one id in practice; a second id sharing it is merged anew.
+      if (known !== undefined && known.id === id) return known;
+      const account = deepFreeze({ id, ...mergeSettings(defaults, own) });
+      merged.set(own, account);
+      return account;
+    });
+};
 
 /** Deep merge: objects key by key, anything else (including arrays) replaced; undefined keeps the default. */
 export const mergeSettings = <T>(defaults: T, own: unknown): T => {
@@ -55,3 +78,4 @@ export const mergeSettings = <T>(defaults: T, own: unknown): T => {
 };
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+

@@ -1,0 +1,173 @@
+import Type from 'typebox';
+import type { Static, TObject, TOptional, TSchema, TSchemaOptions } from 'typebox';
+import { Compile } from 'typebox/compile';
+import Value from 'typebox/value';
+import { deepFreeze } from './deep-freeze.js';
+
+/*
+ * One schema for an account's settings, written once and built in two forms:
+ *   - complete, every key with its default: `accounts.defaults` in the configuration;
+ *   - deep partial, no defaults: what a source holds for one account (an `accounts.by_id` entry,
+ *     a file, a Postgres row, an HTTP answer), deep-merged over the defaults.
+ * Both are strict (`additionalProperties: false`): a misspelt key is an error, not a silent default.
+ * The TypeScript types are derived from the schemas, so the two cannot drift.
+ */
+
+/** A setting or a group of settings, in both forms; a leaf also keeps its compiled check. */
+interface Node<Full extends TSchema, Partial extends TSchema> {
+  readonly full: Full;
+  readonly partial: Partial;
+  readonly check?: Validator;
+  readonly members?: Members;
+}
+type Validator = ReturnType<typeof Compile>;
+type Members = Record<string, Node<TSchema, TSchema>>;
+type FullOf<M extends Members> = { [K in keyof M]: M[K]['full'] };
+type PartialOf<M extends Members> = { [K in keyof M]: M[K]['partial'] };
+
+/** One setting: its schema made with a default, and made without one (optional). */
+const leaf = <T extends TSchema>(make: (options: TSchemaOptions) => T, value: unknown): Node<T, TOptional<T>> => {
+  const bare = make({});
+  return { full: make({ default: value }), partial: Type.Optional(bare) as TOptional<T>, check: Compile(bare) };
+};
+
+/** A group of settings: an object whose own default is `{}` (so its members' defaults apply). */
+const group = <M extends Members>(members: M): Node<TObject<FullOf<M>>, TOptional<TObject<PartialOf<M>>>> => {
+  const full = {} as Record<string, TSchema>;
+  const partial = {} as Record<string, TSchema>;
+  for (const [key, m] of Object.entries(members)) {
+    full[key] = m.full;
+    partial[key] = m.partial;
+  }
+  return {
+    full: Type.Object(full as FullOf<M>, { additionalProperties: false, default: {} }),
+    partial: Type.Optional(Type.Object(partial as PartialOf<M>, { additionalProperties: false })),
+    members,
+  };
+};
+
+/** Prebid's custom price granularity: buckets of `increment` up to `max`, prices with `precision` decimals. */
+const CustomPriceGranularitySchema = Type.Object(
+  {
+    precision: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+    ranges: Type.Array(
+      Type.Object(
+        {
+          min: Type.Optional(Type.Number({ minimum: 0 })),
+          max: Type.Number({ exclusiveMinimum: 0 }),
+          increment: Type.Number({ exclusiveMinimum: 0 }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1 },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const PriceGranularityNameSchema = Type.Enum(['low', 'medium', 'med', 'high', 'auto', 'dense']);
+
+/** A price granularity by name (Prebid's `low` … `dense`; `med` is `medium`) or custom ranges. */
+export const PriceGranularitySchema = Type.Union([PriceGranularityNameSchema, CustomPriceGranularitySchema]);
+export type PriceGranularity = Static<typeof PriceGranularitySchema>;
+
+const settings = group({
+  events: group({
+    /** `false` refuses `/event` and `/vtrack` for the account (401). */
+    enabled: leaf((o) => Type.Boolean(o), true),
+  }),
+  auction: group({
+    /** The granularity of `hb_pb` when the request sets none. */
+    price_granularity: leaf((o) => Type.Union([PriceGranularityNameSchema, CustomPriceGranularitySchema], o), 'medium'),
+    /** How long a cached banner bid lives, in seconds. */
+    banner_cache_ttl_seconds: leaf((o) => Type.Integer({ minimum: 0, ...o }), 300),
+    /** How long a cached video bid (VAST) lives, in seconds. */
+    video_cache_ttl_seconds: leaf((o) => Type.Integer({ minimum: 0, ...o }), 1500),
+    /** Whether a request's `debug` is honoured for this account. */
+    debug_allow: leaf((o) => Type.Boolean(o), true),
+    /** Put before every targeting key (`hb_pb` → `<prefix>_pb`); empty keeps `hb`. */
+    targeting_prefix: leaf((o) => Type.String(o), ''),
+  }),
+  // Open until the privacy work gives it its own keys.
+  privacy: leaf((o) => Type.Record(Type.String(), Type.Unknown(), o), {}),
+});
+
+/** Complete account settings, every key with its default: the schema of `accounts.defaults`. */
+export const AccountDefaultsSchema = settings.full;
+
+/**
+ * What one source holds for one account: any subset of the settings, at any depth, no defaults.
+ * The schema of `accounts.by_id` entries, account files, Postgres rows and HTTP answers.
+ */
+export const AccountSettingsSchema = Type.Object(settings.partial.properties, { additionalProperties: false });
+
+/** Complete settings (the configured defaults, or defaults with an account's own on top). */
+export type AccountDefaults = Static<typeof AccountDefaultsSchema>;
+/** What a source knows of one account: any subset of the settings. */
+export type AccountSettings = Static<typeof AccountSettingsSchema>;
+/** An account's effective settings: the configured defaults with the account's own on top. */
+export type Account = { readonly id: string } & AccountDefaults;
+
+/** The schema's defaults, complete and frozen: what `accounts.defaults` is when the config sets nothing. */
+export const DEFAULT_ACCOUNT_SETTINGS: AccountDefaults = deepFreeze(Value.Default(AccountDefaultsSchema, {}) as AccountDefaults);
+
+// Compiled once, at import: a check is a generated function call, not a schema walk.
+const settingsCheck = Compile(AccountSettingsSchema);
+
+/**
+ * Every problem of an account's settings, as `path: message` lines (empty when valid). Whatever
+ * the source, settings are checked before they are used. Each setting is checked on its own, so
+ * TypeBox's bound on errors per check (8) never hides a problem of another setting.
+ */
+export const accountSettingsProblems = (value: unknown): string[] => {
+  if (settingsCheck.Check(value)) return [];
+  const problems: string[] = [];
+  groupProblems(settings.members ?? {}, value, '', problems);
+  return problems;
+};
+
+/** Narrows `value` to settings when it has no problems. */
+export const isAccountSettings = (value: unknown): value is AccountSettings => settingsCheck.Check(value);
+
+const groupProblems = (members: Members, value: unknown, path: string, out: string[]): void => {
+  const where = path === '' ? '(root)' : path;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    out.push(`${where}: must be object`);
+    return;
+  }
+  const obj = value as Record<string, unknown>;
+  const unknown = Object.keys(obj).filter((k) => !Object.hasOwn(members, k));
+  if (unknown.length > 0) out.push(`${where}: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`);
+  for (const [key, member] of Object.entries(members)) {
+    const v = obj[key];
+    if (!Object.hasOwn(obj, key) || v === undefined) continue;
+    const at = path === '' ? key : `${path}.${key}`;
+    if (member.members !== undefined) groupProblems(member.members, v, at, out);
+    else if (member.check !== undefined) out.push(...leafProblems(member.check, v, at));
+  }
+};
+
+/**
+ * A union (price granularity) reports each branch and then itself: keep a branch's errors only
+ * below the union's own level (inside a custom granularity object), and say what the union
+ * accepts when the value matched no branch at all.
+ */
+const leafProblems = (check: Validator, value: unknown, path: string): string[] => {
+  const errors = check.Errors(value).filter((e) => e.keyword !== 'boolean');
+  const unionPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  const kept = errors.filter((e) => !(e.schemaPath.includes('/anyOf/') && unionPaths.has(e.instancePath)) && e.keyword !== 'anyOf');
+  const out = kept.map((e) => describe(path, e.instancePath, e.message, e.params));
+  for (const u of unionPaths) {
+    if (kept.some((e) => e.instancePath.startsWith(`${u}/`))) continue;
+    const names = errors.find((e) => e.instancePath === u && e.keyword === 'enum')?.params as { allowedValues?: unknown[] } | undefined;
+    const message = names?.allowedValues === undefined ? 'matches none of the allowed forms' : `must be one of ${names.allowedValues.join(', ')}, or an object with ranges`;
+    out.push(describe(path, u, message, undefined));
+  }
+  return [...new Set(out)];
+};
+
+const describe = (path: string, instancePath: string, message: string, params: unknown): string => {
+  const where = `${path}${instancePath.replaceAll('/', '.')}`;
+  const extra = (params as { additionalProperties?: string[] } | undefined)?.additionalProperties;
+  return extra === undefined ? `${where}: ${message}` : `${where}: unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')}`;
+};
