@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import type { Static } from 'typebox';
+import { AccountDefaultsSchema, AccountSettingsSchema } from '../stored/account-schema.js';
 
 // Every section and key has a default, so an empty file (or none) is a complete, valid config.
 // `additionalProperties: false` everywhere: a typo in a key is an error, not a silent default.
@@ -130,26 +131,67 @@ const AdapterEntrySchema = Type.Object(
 const AdaptersSchema = Type.Record(Type.String(), AdapterEntrySchema, { default: {} });
 
 /**
- * An account's settings. `accounts.defaults` has every key (with defaults); an entry of
- * `accounts.by_id` may set any subset, deep-merged over the defaults.
+ * An account's settings: one schema (src/stored/account-schema.ts) for every source.
+ * `accounts.defaults` has every key (with defaults); an entry of `accounts.by_id` may set any
+ * subset, deep-merged over the defaults.
  */
-const accountSettings = (withDefaults: boolean) =>
-  Type.Object(
-    {
-      events: Type.Object(
-        { enabled: withDefaults ? Type.Boolean({ default: true }) : Type.Optional(Type.Boolean()) },
-        withDefaults ? strict : { additionalProperties: false },
-      ),
-    },
-    withDefaults ? strict : { additionalProperties: false },
-  );
-
 const AccountsSchema = Type.Object(
   {
     /** Refuse requests naming an account that is not configured. */
     required: Type.Boolean({ default: false }),
-    defaults: accountSettings(true),
-    by_id: Type.Record(Type.String(), Type.Partial(accountSettings(false)), { default: {} }),
+    defaults: AccountDefaultsSchema,
+    by_id: Type.Record(Type.String(), AccountSettingsSchema, { default: {} }),
+    /** `<directory>/<account_id>.json`, one file per account; empty turns files off. */
+    filesystem: Type.Object({ directory: Type.String({ default: '' }) }, strict),
+    /** Accounts from the `accounts` table of `stored_requests.postgres`. */
+    postgres: Type.Object({ enabled: Type.Boolean({ default: false }) }, strict),
+    /** `GET <endpoint>?account-ids=["id"]` as Prebid Server's HTTP fetcher; empty turns it off. */
+    http: Type.Object({ endpoint: Type.String({ default: '', pattern: '^(https?://.+)?$' }), timeout_ms: Type.Integer({ minimum: 1, default: 500 }) }, strict),
+  },
+  strict,
+);
+
+/**
+ * Stored requests (`ext.prebid.storedrequest.id`, AMP's `tag_id`), from the sources in `order`
+ * that are configured, behind an in-memory cache. Stored imps and accounts use the same Postgres
+ * database, order and cache settings.
+ */
+const StoredRequestsSchema = Type.Object(
+  {
+    /** `<directory>/<id>.json`, one file per stored request; empty turns files off. */
+    filesystem: Type.Object({ directory: Type.String({ default: './stored_requests' }) }, strict),
+    postgres: Type.Object(
+      {
+        /** `postgres://user:password@host:port/database`; empty turns Postgres off. */
+        connection_string: Type.String({ default: '', pattern: '^(postgres(ql)?://.+)?$' }),
+        pool_size: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
+        /** A lookup (waiting for a connection included) fails as a timeout after this long. */
+        timeout_ms: Type.Integer({ minimum: 1, default: 200 }),
+      },
+      strict,
+    ),
+    /** `GET <endpoint>?request-ids=[..]&imp-ids=[..]` as Prebid Server's HTTP fetcher; empty turns it off. */
+    http: Type.Object({ endpoint: Type.String({ default: '', pattern: '^(https?://.+)?$' }), timeout_ms: Type.Integer({ minimum: 1, default: 500 }) }, strict),
+    /** Sources asked in this order for ids the cache does not hold; the first that has an id answers. */
+    order: Type.Array(Type.Enum(['filesystem', 'postgres', 'http']), { default: ['filesystem', 'postgres', 'http'], uniqueItems: true }),
+    cache: Type.Object(
+      {
+        /** How long a found stored request, imp or account is served from memory. */
+        ttl_seconds: Type.Integer({ minimum: 0, default: 300 }),
+        /** How long an id that no source has is remembered as missing (0: not remembered). */
+        miss_ttl_seconds: Type.Integer({ minimum: 0, default: 10 }),
+        max_entries: Type.Integer({ minimum: 1, default: 10000 }),
+      },
+      strict,
+    ),
+  },
+  strict,
+);
+
+const StoredImpsSchema = Type.Object(
+  {
+    /** `<directory>/<id>.json`, one file per stored imp; empty turns files off. */
+    filesystem: Type.Object({ directory: Type.String({ default: './stored_imps' }) }, strict),
   },
   strict,
 );
@@ -238,6 +280,8 @@ export const ConfigSchema = Type.Object(
     api: ApiSchema,
     storage: StorageSchema,
     accounts: AccountsSchema,
+    stored_requests: StoredRequestsSchema,
+    stored_imps: StoredImpsSchema,
     analytics: AnalyticsSchema,
     auction: AuctionSchema,
     adapters: AdaptersSchema,
@@ -252,6 +296,7 @@ export type CacheConfig = Config['cache'];
 export type RedisBackendConfig = Config['cache']['backend']['redis'];
 export type StorageConfig = Config['storage'];
 export type AccountsConfig = Config['accounts'];
+export type StoredRequestsConfig = Config['stored_requests'];
 export type AnalyticsConfig = Config['analytics'];
 export type AuctionConfig = Config['auction'];
 export type AdaptersConfig = Config['adapters'];
