@@ -1,0 +1,25 @@
+import type { AdapterModule } from '../adapter.js';
+import { makeBids } from './make-bids.js';
+import { makeRequests } from './make-requests.js';
+import { pubmaticParamsSchema } from './params-schema.js';
+
+/**
+ * `pubmatic`: PubMatic's OpenWrap translator, with the requests and bids of Prebid Server's
+ * adapter of that name. One POST carries every usable imp; the request's ext becomes PubMatic's
+ * (`wrapper` with profile, version and the bidder code, `acat`, `marketplace`), each imp's ext its
+ * targeting keys. Bids are typed by `mtype`; marketplace bids come back under their own seat.
+ */
+export const pubmaticAdapter: AdapterModule = {
+  info: {
+    endpoint: 'https://hbopenbid.pubmatic.com/translator?source=prebid-server',
+    mediaTypes: { site: ['banner', 'video', 'native'], app: ['banner', 'video', 'native'] },
+    gvlVendorId: 76,
+    paramsSchema: pubmaticParamsSchema,
+    // Go's HTTP client asks every bidder for gzip; PubMatic answers it.
+    acceptsGzip: true,
+  },
+  adapter: {
+    makeRequests,
+    makeBids: (_request, _call, response) => makeBids(response),
+  },
+};
