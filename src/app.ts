@@ -11,6 +11,7 @@ import type { AuctionAccount } from './auction/exchange.js';
 import { createOpenRtbAuction } from './auction/openrtb-auction.js';
 import type { AdapterModule } from './bidders/adapter.js';
 import { genericAdapter } from './bidders/generic/index.js';
+import { pubmaticAdapter } from './bidders/pubmatic/index.js';
 import { createBidderRegistry } from './bidders/registry.js';
 import { createInProcessBidCache, createInProcessCacheClient } from './cache/backends/in-process-cache-client.js';
 import type { BidCacheClient, CacheClient } from './cache/cache-client.js';
@@ -260,7 +261,7 @@ const auctionCacheLimits = (config: Config): InternalCacheLimits => ({
 });
 
 /** The adapters this build ships, by the name `adapters.<code>.adapter` uses. */
-const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = { generic: genericAdapter };
+const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = { generic: genericAdapter, pubmatic: pubmaticAdapter };
 
 /** The settings of an account the exchange uses. */
 const auctionAccountOf = (account: Account): AuctionAccount => {

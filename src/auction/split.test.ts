@@ -26,7 +26,7 @@ describe('splitByBidder', () => {
           { id: 'i1', banner: { w: 1, h: 1 }, ext: { prebid: { bidder: { alpha: { a: 1 }, bannerbidder: { id: 4 } }, adunitcode: 'slot' }, gpid: 'g' } },
           { id: 'i2', video: { mimes: ['video/mp4'] }, ext: { prebid: { bidder: { alpha: { a: 2 } } } } },
         ],
-        { prebid: { targeting: {}, cache: { bids: {} }, channel: { name: 'pbjs' } }, other: 1 },
+        { prebid: { targeting: {}, cache: { bids: {} }, channel: { name: 'pbjs' }, bidderparams: { alpha: { wrapper: 1 }, other: { x: 1 } } }, other: 1 },
       ),
       registry,
     );
@@ -34,7 +34,8 @@ describe('splitByBidder', () => {
     const alpha = out.shares[0]!.request;
     assert.deepEqual(alpha.imp[0]!.ext, { gpid: 'g', prebid: { adunitcode: 'slot' }, bidder: { a: 1 } });
     assert.deepEqual(alpha.imp[1]!.ext, { bidder: { a: 2 } });
-    assert.deepEqual(alpha.ext, { prebid: { channel: { name: 'pbjs' } }, other: 1 });
+    assert.deepEqual(alpha.ext, { prebid: { channel: { name: 'pbjs' }, bidderparams: { wrapper: 1 } }, other: 1 });
+    assert.deepEqual(out.shares[1]!.request.ext, { prebid: { channel: { name: 'pbjs' } }, other: 1 });
     assert.deepEqual(out.warnings, []);
     assert.deepEqual(out.errors, []);
   });

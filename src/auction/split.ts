@@ -74,10 +74,16 @@ const withSupportedMediaTypes = (imp: Imp, supported: readonly MediaType[]): Imp
   return left === 0 ? undefined : (out ?? imp);
 };
 
-const requestExtFor = (ext: BidRequest['ext']): BidRequest['ext'] => {
+/**
+ * `ext` as a bidder receives it: without openbid's own settings, and with only its own entry of
+ * `ext.prebid.bidderparams` (request-level params, as Prebid Server passes them on).
+ */
+const requestExtFor = (ext: BidRequest['ext'], code: string): BidRequest['ext'] => {
   if (ext?.prebid === undefined) return ext;
   const prebid: Open = {};
   for (const [k, v] of Object.entries(ext.prebid)) if (!EXCHANGE_ONLY_PREBID_KEYS.has(k)) prebid[k] = v;
+  const own = isObject(ext.prebid.bidderparams) ? ext.prebid.bidderparams[code] : undefined;
+  if (own !== undefined) prebid.bidderparams = own;
   return { ...ext, prebid };
 };
 
@@ -133,11 +139,11 @@ export const splitByBidder = (request: BidRequest, registry: BidderRegistry): Sp
     }
   }
 
-  const ext = requestExtFor(request.ext);
   const shares: BidderShare[] = [];
   for (const [code, imps] of impsByBidder) {
     const bidder = resolve(code)!;
     const cut: BidRequest = { ...request, imp: imps };
+    const ext = requestExtFor(request.ext, code);
     if (ext === undefined) delete cut.ext;
     else cut.ext = ext;
     shares.push({ bidder, request: cut });
