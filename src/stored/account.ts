@@ -1,8 +1,10 @@
 import { AppError, ErrorCode } from '../core/app-error.js';
 import { mapMaybe } from '../core/maybe-promise.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
+import { accountSettingsProblems } from './account-schema.js';
 import type { Account, AccountDefaults, AccountSettings } from './account-schema.js';
 import { deepFreeze } from './deep-freeze.js';
+import { InvalidStoredData } from './errors.js';
 
 export type { Account, AccountDefaults, AccountSettings } from './account-schema.js';
 
@@ -65,6 +67,28 @@ export const createAccountResolver = (opts: AccountResolverOptions): AccountReso
       merged.set(own, account);
       return account;
     });
+};
+
+/**
+ * A source's settings of one account, checked against the schema: an `InvalidStoredData`
+ * (`BACKEND_FAILURE`) naming every problem when they break it, so they are never used. `source`
+ * names where they came from (`file`, `postgres`, `http`) for whoever fixes them.
+ */
+export const checkedAccountSettings = (id: string, value: unknown, source: string): AccountSettings => {
+  const problems = accountSettingsProblems(value);
+  if (problems.length > 0) throw new InvalidStoredData(`account '${id}' from ${source} has invalid settings: ${problems.join('; ')}`);
+  return deepFreeze(value as AccountSettings);
+};
+
+/** `checkedAccountSettings` of JSON text. */
+export const parseAccountSettings = (id: string, text: string, source: string): AccountSettings => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new InvalidStoredData(`account '${id}' from ${source} is not valid JSON: ${(err as Error).message}`);
+  }
+  return checkedAccountSettings(id, value, source);
 };
 
 /** Deep merge: objects key by key, anything else (including arrays) replaced; undefined keeps the default. */
