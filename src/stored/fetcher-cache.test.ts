@@ -1,0 +1,237 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
+import type { AccountFetcher, AccountSettings } from './account.js';
+import { createCachedAccountFetcher, createCachedStoredRequestFetcher } from './fetcher-cache.js';
+import type { StoredRequestFetcher } from './stored-request-fetcher.js';
+
+const clock = () => {
+  let t = 1_000_000;
+  return { now: () => t, advance: (ms: number) => void (t += ms) };
+};
+
+/** A source whose answers the test controls: `data` by `r:id`/`i:id`, each call recorded and, when `gate` is set, held until released. */
+const source = (data: Map<string, string>) => {
+  const calls: { requestIds: readonly string[]; impIds: readonly string[]; accountId: string | undefined; signal: boolean }[] = [];
+  let gate: Promise<void> | undefined;
+  let release = (): void => undefined;
+  let fail: Error | undefined;
+  const fetcher: StoredRequestFetcher = {
+    fetchRequests: async (requestIds, impIds, opts = {}) => {
+      calls.push({ requestIds, impIds, accountId: opts.accountId, signal: opts.signal !== undefined });
+      // Reads first, then waits: a held lookup answers what the data was when it started.
+      const requests = new Map(requestIds.flatMap((id) => (data.has(`r:${id}`) ? [[id, data.get(`r:${id}`) as string] as const] : [])));
+      const imps = new Map(impIds.flatMap((id) => (data.has(`i:${id}`) ? [[id, data.get(`i:${id}`) as string] as const] : [])));
+      if (gate !== undefined) await gate;
+      if (fail !== undefined) throw fail;
+      return { requests, imps, missing: [...requestIds.filter((id) => !requests.has(id)), ...impIds.filter((id) => !imps.has(id))] };
+    },
+  };
+  return {
+    fetcher,
+    calls,
+    hold: () => {
+      gate = new Promise((r) => (release = r));
+    },
+    release: () => {
+      gate = undefined;
+      release();
+    },
+    failWith: (err: Error | undefined) => void (fail = err),
+  };
+};
+
+const options = (c: ReturnType<typeof clock>, extra: Partial<{ ttlMs: number; missTtlMs: number; maxEntries: number }> = {}) => ({
+  ttlMs: 60_000,
+  missTtlMs: 5_000,
+  maxEntries: 100,
+  clock: c,
+  ...extra,
+});
+
+describe('stored request cache', () => {
+  it('serves a hot id from memory: one call to the sources', async () => {
+    const s = source(new Map([['r:tag', '{"id":"t"}'], ['i:imp', '{"id":"i"}']]));
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock()));
+    for (let i = 0; i < 5; i++) {
+      const found = await cached.fetchRequests(['tag'], ['imp']);
+      assert.equal(found.requests.get('tag'), '{"id":"t"}');
+      assert.equal(found.imps.get('imp'), '{"id":"i"}');
+    }
+    assert.equal(s.calls.length, 1);
+  });
+
+  it('asks the sources only for what it does not hold, and answers in the order asked', async () => {
+    const s = source(new Map([['r:a', '{"a":1}'], ['r:b', '{"b":1}']]));
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock()));
+    await cached.fetchRequests(['a'], []);
+    const found = await cached.fetchRequests(['x', 'a', 'b'], ['y']);
+    assert.deepEqual(s.calls.at(-1)?.requestIds, ['x', 'b']);
+    assert.deepEqual(s.calls.at(-1)?.impIds, ['y']);
+    assert.deepEqual([...found.requests.keys()], ['a', 'b']);
+    assert.deepEqual(found.missing, ['x', 'y']);
+  });
+
+  it('shares one lookup between concurrent callers of the same id', async () => {
+    const s = source(new Map([['r:tag', '{}']]));
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock()));
+    s.hold();
+    const all = Array.from({ length: 10 }, () => cached.fetchRequests(['tag'], []));
+    s.release();
+    for (const found of await Promise.all(all)) assert.equal(found.requests.get('tag'), '{}');
+    assert.equal(s.calls.length, 1);
+  });
+
+  it('forgets an entry after its TTL, a missing id after the shorter miss TTL', async () => {
+    const c = clock();
+    const data = new Map([['r:tag', '{"v":1}']]);
+    const s = source(data);
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(c));
+    await cached.fetchRequests(['tag', 'gone'], []);
+    data.set('r:tag', '{"v":2}');
+    data.set('r:gone', '{"back":true}');
+    c.advance(4_999);
+    assert.deepEqual((await cached.fetchRequests(['tag', 'gone'], [])).missing, ['gone'], 'a miss is remembered');
+    c.advance(2);
+    assert.equal((await cached.fetchRequests(['gone'], [])).requests.get('gone'), '{"back":true}');
+    assert.equal((await cached.fetchRequests(['tag'], [])).requests.get('tag'), '{"v":1}');
+    c.advance(60_000);
+    assert.equal((await cached.fetchRequests(['tag'], [])).requests.get('tag'), '{"v":2}');
+    assert.equal(s.calls.length, 3);
+  });
+
+  it('remembers nothing with TTLs of 0, and never a failure', async () => {
+    const s = source(new Map([['r:tag', '{}']]));
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock(), { ttlMs: 0, missTtlMs: 0 }));
+    await cached.fetchRequests(['tag', 'gone'], []);
+    await cached.fetchRequests(['tag', 'gone'], []);
+    assert.equal(s.calls.length, 2);
+
+    const f = source(new Map([['r:tag', '{}']]));
+    const remembering = createCachedStoredRequestFetcher(f.fetcher, options(clock()));
+    f.failWith(new AppError(ErrorCode.BACKEND_FAILURE, 'down'));
+    await assert.rejects(remembering.fetchRequests(['tag'], []), /down/);
+    f.failWith(undefined);
+    assert.equal((await remembering.fetchRequests(['tag'], [])).requests.get('tag'), '{}');
+  });
+
+  it('holds at most max entries, dropping the least recently used', async () => {
+    const s = source(new Map([['r:a', '{}'], ['r:b', '{}'], ['r:c', '{}']]));
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock(), { maxEntries: 2 }));
+    await cached.fetchRequests(['a'], []);
+    await cached.fetchRequests(['b'], []);
+    await cached.fetchRequests(['a'], []);
+    await cached.fetchRequests(['c'], []);
+    const before = s.calls.length;
+    await cached.fetchRequests(['a'], []);
+    assert.equal(s.calls.length, before, 'a was used recently: kept');
+    await cached.fetchRequests(['b'], []);
+    assert.equal(s.calls.length, before + 1, 'b was dropped');
+  });
+
+  it('keys entries by account, and passes the account on', async () => {
+    const s = source(new Map([['r:tag', '{}']]));
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock()));
+    await cached.fetchRequests(['tag'], [], { accountId: 'pub-1' });
+    await cached.fetchRequests(['tag'], [], { accountId: 'pub-2' });
+    await cached.fetchRequests(['tag'], [], { accountId: 'pub-1' });
+    assert.deepEqual(
+      s.calls.map((c) => c.accountId),
+      ['pub-1', 'pub-2'],
+    );
+  });
+
+  it('drops an id on invalidation, even while its lookup is under way', async () => {
+    const data = new Map([['r:tag', '{"v":1}'], ['i:tag', '{"imp":1}']]);
+    const s = source(data);
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock()));
+    await cached.fetchRequests(['tag'], ['tag'], { accountId: 'pub' });
+    data.set('r:tag', '{"v":2}');
+    cached.invalidate('request', 'tag');
+    assert.equal((await cached.fetchRequests(['tag'], [], { accountId: 'pub' })).requests.get('tag'), '{"v":2}');
+    assert.equal((await cached.fetchRequests([], ['tag'], { accountId: 'pub' })).imps.get('tag'), '{"imp":1}', 'imps of that id stay');
+
+    // A lookup that read the old version before the change must not store it.
+    s.hold();
+    data.set('r:tag', '{"v":3}');
+    cached.invalidate('request', 'tag');
+    const racing = cached.fetchRequests(['tag'], []);
+    data.set('r:tag', '{"v":4}');
+    cached.invalidate('request');
+    s.release();
+    assert.equal((await racing).requests.get('tag'), '{"v":3}');
+    assert.equal((await cached.fetchRequests(['tag'], [])).requests.get('tag'), '{"v":4}');
+  });
+
+  it("stops waiting at the caller's deadline without failing the others sharing the lookup", async () => {
+    const s = source(new Map([['r:tag', '{}']]));
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock()));
+    s.hold();
+    const abort = new AbortController();
+    const impatient = cached.fetchRequests(['tag'], [], { signal: abort.signal });
+    const patient = cached.fetchRequests(['tag'], []);
+    abort.abort();
+    await assert.rejects(impatient, (err) => isAppError(err) && err.code === 'BACKEND_TIMEOUT');
+    s.release();
+    assert.equal((await patient).requests.get('tag'), '{}');
+    assert.equal(s.calls.length, 1);
+    assert.equal(s.calls[0]?.signal, false, "a shared lookup does not take one caller's signal");
+  });
+});
+
+describe('account cache', () => {
+  const settings: AccountSettings = { auction: { debug_allow: false } };
+  const counting = (answer: (id: string) => ReturnType<AccountFetcher['fetch']>) => {
+    const asked: string[] = [];
+    const fetcher: AccountFetcher = {
+      fetch: (id) => {
+        asked.push(id);
+        return answer(id);
+      },
+    };
+    return { fetcher, asked };
+  };
+
+  it('answers a held account (or a held miss) directly, without a promise', async () => {
+    const s = counting(async (id) => (id === 'a' ? settings : undefined));
+    const cached = createCachedAccountFetcher(s.fetcher, options(clock()));
+    assert.equal(await cached.fetch('a'), settings);
+    assert.equal(await cached.fetch('nobody'), undefined);
+    assert.equal(cached.fetch('a'), settings);
+    assert.equal(cached.fetch('nobody'), undefined);
+    assert.deepEqual(s.asked, ['a', 'nobody']);
+  });
+
+  it('shares one lookup between concurrent callers, and remembers no failure', async () => {
+    let fail = true;
+    const s = counting(async () => {
+      if (fail) throw new AppError(ErrorCode.BACKEND_TIMEOUT, 'slow');
+      return settings;
+    });
+    const cached = createCachedAccountFetcher(s.fetcher, options(clock()));
+    const results = await Promise.allSettled([cached.fetch('a'), cached.fetch('a')]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['rejected', 'rejected'],
+    );
+    assert.equal(s.asked.length, 1);
+    fail = false;
+    assert.equal(await cached.fetch('a'), settings);
+  });
+
+  it('forgets an account after its TTL or on invalidation', async () => {
+    const c = clock();
+    let current: AccountSettings = settings;
+    const s = counting(() => current);
+    const cached = createCachedAccountFetcher(s.fetcher, options(c));
+    assert.equal(cached.fetch('a'), settings);
+    current = { events: { enabled: false } };
+    cached.invalidate('account', 'a');
+    assert.equal(cached.fetch('a'), current);
+    const newer: AccountSettings = {};
+    current = newer;
+    c.advance(60_001);
+    assert.equal(cached.fetch('a'), newer);
+    assert.equal(s.asked.length, 3);
+  });
+});
