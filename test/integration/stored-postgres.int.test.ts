@@ -101,7 +101,7 @@ describe('postgres stored data', () => {
     try {
       const started = Date.now();
       await assert.rejects(fetcher.fetchRequests(['tag-a'], []), failsWith('BACKEND_TIMEOUT', /^postgres: no answer within 300 ms$/));
-      await assert.rejects(accounts.fetch('acct'), failsWith('BACKEND_TIMEOUT', /^postgres: no answer within 300 ms$/));
+      await assert.rejects(async () => accounts.fetch('acct'), failsWith('BACKEND_TIMEOUT', /^postgres: no answer within 300 ms$/));
       assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
     } finally {
       await db.admin.query('ROLLBACK');
@@ -114,7 +114,7 @@ describe('postgres stored data', () => {
     const down = createPostgresPool({ connectionString: `postgres://openbid@127.0.0.1:${await freePort()}/postgres`, poolSize: 1, timeoutMs: TIMEOUT_MS, logger: silentLogger });
     try {
       await assert.rejects(createPostgresStoredRequestFetcher({ pool: down, timeoutMs: TIMEOUT_MS }).fetchRequests(['a'], []), failsWith('BACKEND_FAILURE', /^postgres: .*ECONNREFUSED/));
-      await assert.rejects(createPostgresAccountFetcher({ pool: down, timeoutMs: TIMEOUT_MS }).fetch('a'), failsWith('BACKEND_FAILURE', /^postgres: .*ECONNREFUSED/));
+      await assert.rejects(async () => createPostgresAccountFetcher({ pool: down, timeoutMs: TIMEOUT_MS }).fetch('a'), failsWith('BACKEND_FAILURE', /^postgres: .*ECONNREFUSED/));
     } finally {
       await down.end();
     }
