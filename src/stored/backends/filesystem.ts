@@ -52,7 +52,9 @@ const createFolder = (kind: StoredKind, directory: string, opts: FilesystemOptio
         watcher?.close();
       });
     } catch (err) {
-      opts.logger.info({ directory, code: (err as NodeJS.ErrnoException).code }, `${source} are not watched: changes show once the cache's TTL runs out`);
+      const code = (err as NodeJS.ErrnoException).code;
+      // A folder that is not there holds nothing yet: worth a word only when debugging.
+      opts.logger[code === 'ENOENT' ? 'debug' : 'warn']({ directory, code }, `${source} are not watched: changes show once the cache's TTL runs out`);
     }
   }
   return {
