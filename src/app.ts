@@ -44,7 +44,7 @@ import { noopMetrics } from './metrics/noop.js';
 import { createPrometheusMetrics } from './metrics/prometheus.js';
 import { createStorageService } from './storage/storage-service.js';
 import { createAccountResolver } from './stored/account.js';
-import { createConfigAccountFetcher } from './stored/backends/config-accounts.js';
+import { createStoredDataSources, migrateStoredData } from './stored/backends/stored-data.js';
 import { createVtrackService } from './vtrack/vtrack-service.js';
 
 /** Replaceable collaborators, for tests; production uses the defaults. */
@@ -99,8 +99,16 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     logger.warn({ path: config.api['storage-path'] }, 'api.api-key is not set: storage writes are refused (401) until it is');
   }
 
+  // Stored requests, imps and accounts: the configured sources in order, behind one cache each.
+  const storedData = await createStoredDataSources({
+    storedRequests: config.stored_requests,
+    storedImps: config.stored_imps,
+    accounts: config.accounts,
+    logger: logger.child({ component: 'stored-data' }),
+    clock,
+  });
   const resolveAccount = createAccountResolver({
-    fetcher: createConfigAccountFetcher(config.accounts.by_id),
+    fetcher: storedData.accounts,
     defaults: config.accounts.defaults,
     required: config.accounts.required,
   });
@@ -175,10 +183,13 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
         // analytics holds, then release the stores.
         await server.close();
         await analytics.close();
-        await Promise.all([cacheStore.close(), storageStores.close(), remoteCache?.close(), bidderHttp.close()]);
+        await Promise.all([cacheStore.close(), storageStores.close(), remoteCache?.close(), bidderHttp.close(), storedData.close()]);
       })()),
   };
 };
+
+/** `openbid db migrate`: the Postgres schema of stored data; the versions applied. */
+export const migrateDatabase = (config: Config, logger: Logger): Promise<number[]> => migrateStoredData(config.stored_requests.postgres, logger);
 
 /** How long start-up waits for Redis before serving anyway (answering 503 until it connects). */
 const REDIS_STARTUP_WAIT_MS = 3000;

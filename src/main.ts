@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createApp, createLogger } from './app.js';
+import { createApp, createLogger, migrateDatabase } from './app.js';
 import { CLI_OPTIONS } from './cli-options.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { redactConfig } from './config/redact.js';
@@ -9,8 +9,11 @@ import type { Config } from './config/schema.js';
 import type { Logger } from './core/logger.js';
 
 const USAGE = `Usage: openbid [--config FILE]
+       openbid db migrate [--config FILE]
 
 Starts the openbid server (Prebid Cache / Prebid Server compatible).
+\`db migrate\` creates or updates the Postgres tables of stored requests, stored imps and
+accounts (stored_requests.postgres.connection_string), then exits.
 
 Options:
   -c, --config FILE  YAML or JSON configuration file (default: $OPENBID_CONFIG, else built-in defaults)
@@ -28,11 +31,14 @@ const version = (): string => {
 
 const main = async (): Promise<void> => {
   let args;
+  let positionals: string[];
   try {
-    args = parseArgs({
+    ({ values: args, positionals } = parseArgs({
       options: CLI_OPTIONS,
       strict: true,
-    }).values;
+      allowPositionals: true,
+    }));
+    if (positionals.length > 0 && positionals.join(' ') !== 'db migrate') throw new Error(`unknown command: ${positionals.join(' ')}`);
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
     process.exit(2);
@@ -48,10 +54,24 @@ const main = async (): Promise<void> => {
     process.exit(1);
   }
   const logger = createLogger(config.logging);
+  if (positionals.length > 0) return runMigrations(config, logger);
 
   if (config.server.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
   if (cluster.isPrimary) logger.info({ config: redactConfig(config), version: version() }, 'configuration loaded');
   await runServer(config, logger);
+};
+
+/** `openbid db migrate`: exit 0 once the database has every migration, 1 when it cannot get them. */
+const runMigrations = async (config: Config, logger: Logger): Promise<void> => {
+  try {
+    const applied = await migrateDatabase(config, logger);
+    logger.info({ applied }, applied.length === 0 ? 'database schema is up to date' : 'database schema migrated');
+    process.exit(0);
+  } catch (err) {
+    logger.error({ err: { message: (err as Error).message } }, 'migration failed');
+    process.stderr.write(`openbid: db migrate failed: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
 };
 
 /** One serving process: listen, then on SIGTERM/SIGINT drain and exit 0 (or 1 if draining overruns). */
