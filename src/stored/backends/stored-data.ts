@@ -84,12 +84,12 @@ export const createStoredDataSources = async (opts: StoredDataOptions): Promise<
     if (name === 'filesystem') {
       if (sr.filesystem.directory !== '' || si.filesystem.directory !== '') {
         const files = createFilesystemStoredRequestFetcher({ requestsDir: sr.filesystem.directory, impsDir: si.filesystem.directory }, { logger, onChange });
-        closers.push(files.close);
+        closers.push(() => files.close());
         requestLinks.push({ name: 'filesystem', fetcher: files });
       }
       if (ac.filesystem.directory !== '') {
         const files = createFilesystemAccountFetcher(ac.filesystem.directory, { logger, onChange });
-        closers.push(files.close);
+        closers.push(() => files.close());
         accountLinks.push({ name: 'filesystem', fetcher: files });
       }
     } else if (name === 'postgres') {
@@ -98,12 +98,12 @@ export const createStoredDataSources = async (opts: StoredDataOptions): Promise<
     } else {
       if (sr.http.endpoint !== '') {
         const http = createHttpStoredRequestFetcher({ endpoint: sr.http.endpoint, timeoutMs: sr.http.timeout_ms });
-        closers.push(http.close);
+        closers.push(() => http.close());
         requestLinks.push({ name: 'http', fetcher: http });
       }
       if (ac.http.endpoint !== '') {
         const http = createHttpAccountFetcher({ endpoint: ac.http.endpoint, timeoutMs: ac.http.timeout_ms });
-        closers.push(http.close);
+        closers.push(() => http.close());
         accountLinks.push({ name: 'http', fetcher: http });
       }
     }
