@@ -1,18 +1,22 @@
 #!/usr/bin/env node
 // The whole test suite: unit tests beside the code (src/**/*.test.ts) and integration tests
-// (test/**/*.test.ts), which start real Redis servers themselves. Installs redis-server with
-// apt-get first when it is missing (needs root, as on CI). Extra arguments are passed to
-// `node --test` (e.g. `npm test -- --test-name-pattern=ttl`); plain paths select test files.
+// (test/**/*.test.ts), which start real Redis and Postgres servers themselves. Installs
+// redis-server and postgresql with apt-get first when they are missing (needs root, as on CI).
+// Extra arguments are passed to `node --test` (e.g. `npm test -- --test-name-pattern=ttl`);
+// plain paths select test files.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 
 const has = (cmd) => spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 
+// Debian keeps Postgres's server binaries off PATH, under /usr/lib/postgresql/<version>/bin.
+const hasPostgresBin = (cmd) => existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((v) => existsSync(join('/usr/lib/postgresql', v, 'bin', cmd)));
+
 const ensureDebianPackages = (wanted) => {
-  const missing = wanted.filter(({ command }) => !has(command));
+  const missing = wanted.filter(({ command, present }) => !(present ? present() : has(command)));
   if (missing.length === 0) return;
   const packages = missing.map((m) => m.pkg);
   if (!has('apt-get')) {
@@ -40,6 +44,7 @@ const findTests = (dir) =>
 ensureDebianPackages([
   { command: 'redis-server', pkg: 'redis-server' },
   { command: 'redis-cli', pkg: 'redis-tools' },
+  { command: 'initdb', pkg: 'postgresql', present: () => hasPostgresBin('initdb') },
 ]);
 
 // The process tests run the real bin/openbid, which needs the compiled dist/.
