@@ -105,3 +105,16 @@ describe('filesystem stored data', () => {
     await accounts.close();
   });
 });
+
+describe('the sample stored request', () => {
+  it('is served from the default folder under tag_id sample-amp, as AMP needs it', async () => {
+    const fetcher = createFilesystemStoredRequestFetcher({ requestsDir: new URL('../../../stored_requests', import.meta.url).pathname, impsDir: '' }, { logger: silentLogger });
+    const text = (await fetcher.fetchRequests(['sample-amp'], [])).requests.get('sample-amp');
+    await fetcher.close();
+    const stored = JSON.parse(text ?? 'null') as { app?: unknown; imp: { banner?: unknown; ext: { prebid: { bidder: Record<string, unknown> } } }[] };
+    assert.equal(stored.imp.length, 1);
+    assert.equal(stored.app, undefined);
+    assert.ok(stored.imp[0]?.banner);
+    assert.deepEqual(Object.keys(stored.imp[0]?.ext.prebid.bidder ?? {}), ['generic']);
+  });
+});
