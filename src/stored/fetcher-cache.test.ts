@@ -129,6 +129,16 @@ describe('stored request cache', () => {
     assert.equal(s.calls.length, before + 1, 'b was dropped');
   });
 
+  it('keeps misses apart: a flood of unknown ids does not push a hot entry out', async () => {
+    const s = source(new Map([['r:hot', '{}']]));
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock(), { maxEntries: 3 }));
+    await cached.fetchRequests(['hot'], []);
+    for (let i = 0; i < 10; i++) await cached.fetchRequests([`unknown-${i}`], []);
+    const before = s.calls.length;
+    assert.equal((await cached.fetchRequests(['hot'], [])).requests.get('hot'), '{}');
+    assert.equal(s.calls.length, before);
+  });
+
   it('keys entries by account, and passes the account on', async () => {
     const s = source(new Map([['r:tag', '{}']]));
     const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock()));

@@ -10,7 +10,7 @@ export interface StoredCacheOptions {
   readonly ttlMs: number;
   /** How long an id no source has is remembered as missing; 0 remembers none. */
   readonly missTtlMs: number;
-  /** Most entries held (found and missing together); the least recently used go first. */
+  /** Most found entries held, and most misses held; the least recently used go first. */
   readonly maxEntries: number;
   readonly clock?: Clock;
 }
@@ -22,35 +22,32 @@ export interface Invalidate {
 
 export type StoredKind = 'request' | 'imp' | 'account';
 
-const MISSING: unique symbol = Symbol('missing');
-type Entry<V> = V | typeof MISSING;
-
 /**
  * The bounded, TTL'd memory in front of the stored data sources. A hot id costs no lookup; lookups
  * of the same id running at the same time share one call to the sources; ids no source has are
  * remembered briefly (`missTtlMs`), so a hot unknown tag does not hit a database per request.
+ * Misses are kept apart from found entries, so a flood of unknown ids cannot push hot entries out.
  * Failures are never cached. A shared lookup does not take one caller's `signal` (it would fail
  * the others): each caller stops waiting at its own deadline, while the lookup is bounded by its
  * sources' own timeouts.
  */
 const createEntryCache = <V extends object | string>(opts: StoredCacheOptions) => {
   const clock = opts.clock ?? systemClock;
-  const cache = new LRUCache<string, Entry<V>>({ max: opts.maxEntries, ttlResolution: 0, perf: { now: () => clock.now() } });
+  const lruOptions = { max: opts.maxEntries, ttlResolution: 0, perf: { now: () => clock.now() } };
+  const found = new LRUCache<string, V>(lruOptions);
+  const missing = new LRUCache<string, true>(lruOptions);
   const inflight = new Map<string, Promise<V | undefined>>();
   // Bumped by each invalidation: a lookup that started before it must not store what it read.
   let generation = 0;
   return {
     /** `undefined`: not held; `null`: held as missing. */
-    get: (key: string): V | null | undefined => {
-      const hit = cache.get(key);
-      return hit === MISSING ? null : hit;
-    },
+    get: (key: string): V | null | undefined => found.get(key) ?? (missing.get(key) === true ? null : undefined),
     pending: (key: string) => inflight.get(key),
     generation: () => generation,
     store: (key: string, value: V | undefined, startedAt: number): void => {
       if (startedAt !== generation) return;
-      if (value !== undefined && opts.ttlMs > 0) cache.set(key, value, { ttl: opts.ttlMs });
-      else if (value === undefined && opts.missTtlMs > 0) cache.set(key, MISSING, { ttl: opts.missTtlMs });
+      if (value !== undefined && opts.ttlMs > 0) found.set(key, value, { ttl: opts.ttlMs });
+      else if (value === undefined && opts.missTtlMs > 0) missing.set(key, true, { ttl: opts.missTtlMs });
     },
     track: (key: string, p: Promise<V | undefined>): void => void inflight.set(key, p),
     untrack: (key: string, p: Promise<V | undefined>): void => {
@@ -58,7 +55,7 @@ const createEntryCache = <V extends object | string>(opts: StoredCacheOptions) =
     },
     invalidate: (matches: (key: string) => boolean): void => {
       generation++;
-      for (const key of [...cache.keys()]) if (matches(key)) cache.delete(key);
+      for (const cache of [found, missing]) for (const key of [...cache.keys()]) if (matches(key)) cache.delete(key);
       for (const key of [...inflight.keys()]) if (matches(key)) inflight.delete(key);
     },
   };
