@@ -22,6 +22,11 @@ import { mapMaybe } from './core/maybe-promise.js';
 import type { PriceGranularitySetting } from './openrtb/types.js';
 import type { Account } from './stored/account.js';
 import { auctionRoutes } from './http/routes/auction.js';
+import { ampRoutes } from './http/routes/amp.js';
+import { createAmpService } from './amp/amp-service.js';
+import type { StoredDataResolver } from './auction/openrtb-auction.js';
+import { resolveStoredData } from './stored/merge.js';
+import type { StoredRequestFetcher } from './stored/stored-request-fetcher.js';
 import type { CacheStore } from './cache/cache-store.js';
 import { instrumentStore } from './cache/instrumented-store.js';
 import { createMemoryStore } from './cache/stores/memory.js';
@@ -137,8 +142,19 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     clock,
     metrics: auctionMetrics,
     resolveAccount: (id) => mapMaybe(resolveAccount(id), auctionAccountOf),
-    resolveStored: async (request) => ({ request, warnings: [] }),
+    resolveStored: storedDataResolver(storedData.storedRequests, ids),
     parseJson: parseRequestJson,
+    defaultTimeoutMs: config.auction.default_timeout_ms,
+    maxTimeoutMs: config.auction.max_timeout_ms,
+  });
+  const amp = createAmpService({
+    exchange,
+    clock,
+    ids,
+    metrics: auctionMetrics,
+    loadStoredRequest: async (tagId, accountId) => (await storedData.storedRequests.fetchRequests([tagId], [], accountId === undefined ? {} : { accountId })).requests.get(tagId),
+    resolveStored: storedDataResolver(storedData.storedRequests, ids),
+    resolveAccount: (id) => mapMaybe(resolveAccount(id), auctionAccountOf),
     defaultTimeoutMs: config.auction.default_timeout_ms,
     maxTimeoutMs: config.auction.max_timeout_ms,
   });
@@ -158,6 +174,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   eventRoutes(http, { events });
   vtrackRoutes(http, { vtrack, maxBodyBytes: config.cache.request_limits.max_body_bytes });
   auctionRoutes(http, { auction: openRtbAuction, maxBodyBytes: config.auction.max_request_bytes });
+  ampRoutes(http, { amp });
   storageRoutes(http, {
     storage,
     path: config.api['storage-path'],
@@ -187,6 +204,18 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
       })()),
   };
 };
+
+/**
+ * Stored requests and imps merged into a request (`ext.prebid.storedrequest.id`); a missing or
+ * broken stored entry is a 400 naming it, as Prebid Server answers.
+ */
+const storedDataResolver =
+  (fetcher: StoredRequestFetcher, ids: IdGenerator): StoredDataResolver =>
+  async (request) => {
+    const resolved = await resolveStoredData(request, fetcher, { newId: () => ids.uuid() });
+    if (resolved.errors.length > 0) throw new AppError(ErrorCode.BAD_REQUEST, resolved.errors.join('\n'));
+    return { request: resolved.request, warnings: [] };
+  };
 
 /** `openbid db migrate`: the Postgres schema of stored data; the versions applied. */
 export const migrateDatabase = (config: Config, logger: Logger): Promise<number[]> => migrateStoredData(config.stored_requests.postgres, logger);
