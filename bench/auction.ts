@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { compare } from './lib/compare.js';
 import { runLoad } from './lib/load.js';
 import type { CompareOptions, ComparisonResult } from './lib/compare.js';
@@ -35,34 +37,76 @@ export const auctionBody = (): string =>
     ext: { prebid: { targeting: { includewinners: true, includebidderkeys: true }, cache: { bids: {} }, channel: { name: 'pbjs' } } },
   });
 
+/** The AMP page's stored request: one banner imp for the three bidders, bids cached by AMP itself. */
+const ampStoredRequest = (): string =>
+  JSON.stringify({
+    id: '{{UUID}}',
+    site: { page: 'https://news.example/amp-article', publisher: { id: 'pub-1' } },
+    imp: [{ id: 'imp-1', banner: { format: [{ w: 300, h: 250 }] }, ext: { prebid: { bidder: Object.fromEntries(BIDDERS.map((b) => [b, { placement: 1 }])) } } }],
+  });
+
+interface AuctionBench {
+  readonly name: string;
+  readonly path: string;
+  readonly method: 'GET' | 'POST';
+  readonly body?: string;
+  /** Checks one answer before the load; throws when openbid is not doing the real work. */
+  readonly check: (status: number, answer: unknown) => void;
+}
+
+const openRtbBench: AuctionBench = {
+  name: 'POST /openrtb2/auction 1 imp, 3 bidders, cached',
+  path: '/openrtb2/auction',
+  method: 'POST',
+  body: auctionBody(),
+  check: (status, answer) => {
+    const a = answer as { seatbid?: { bid: { ext: { prebid: { targeting?: Record<string, string> } } }[] }[] };
+    if (status !== 200 || a.seatbid?.length !== 3) throw new Error(`/openrtb2/auction answered ${status}: ${JSON.stringify(answer).slice(0, 500)}`);
+    if (!a.seatbid.some((s) => s.bid[0]?.ext.prebid.targeting?.hb_cache_id !== undefined)) throw new Error('the winning bid was not cached');
+  },
+};
+
+const ampBench: AuctionBench = {
+  name: 'GET /openrtb2/amp 3 bidders, cached, stored request from memory',
+  path: '/openrtb2/amp?tag_id=bench-amp&w=300&h=250&curl=https%3A%2F%2Fnews.example%2Famp-article&timeout=1000',
+  method: 'GET',
+  check: (status, answer) => {
+    const t = (answer as { targeting?: Record<string, string> }).targeting ?? {};
+    if (status !== 200 || t.hb_cache_id === undefined || t.hb_bidder === undefined) throw new Error(`/openrtb2/amp answered ${status}: ${JSON.stringify(answer).slice(0, 500)}`);
+  },
+};
+
 /**
- * POST /openrtb2/auction: one imp, three generic bidders answering at once from a separate
- * process, every bid cached (memory), against bare node:http. Also reports openbid's CPU time per
- * auction over the measured rounds.
+ * An auction endpoint with three generic bidders answering at once from a separate process, every
+ * bid cached (memory), against bare node:http. Also reports openbid's CPU time per auction over
+ * one more run of openbid alone.
  */
-export const auctionSuite = async (opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => {
+const auctionBenchSuite = async (bench: AuctionBench, opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => {
   const bidders = await startBidders();
   const refs = await startReferences(0);
-  const openbid = await startOpenbid({ adapters: Object.fromEntries(BIDDERS.map((b, i) => [b, { adapter: 'generic', endpoint: bidders.urls[i] }])) });
+  const storedDir = mkdtempSync(join(tmpdir(), 'openbid-bench-stored-'));
+  writeFileSync(join(storedDir, 'bench-amp.json'), ampStoredRequest());
+  const openbid = await startOpenbid({
+    adapters: Object.fromEntries(BIDDERS.map((b, i) => [b, { adapter: 'generic', endpoint: bidders.urls[i] }])),
+    stored_requests: { filesystem: { directory: storedDir } },
+  });
   try {
-    const body = auctionBody();
-    const check = await fetch(`${openbid.url}/openrtb2/auction`, { method: 'POST', body });
-    const answer = (await check.json()) as { seatbid?: { bid: { ext: { prebid: { targeting?: Record<string, string> } } }[] }[] };
-    if (check.status !== 200 || answer.seatbid?.length !== 3) throw new Error(`/openrtb2/auction answered ${check.status}: ${JSON.stringify(answer).slice(0, 500)}`);
-    if (!answer.seatbid.some((s) => s.bid[0]?.ext.prebid.targeting?.hb_cache_id !== undefined)) throw new Error('the winning bid was not cached');
-    const common = { seconds: opts.seconds, connections: opts.connections, method: 'POST' as const, body, headers: { 'content-type': 'text/plain' } };
+    const url = `${openbid.url}${bench.path}`;
+    const first = await fetch(url, { method: bench.method, ...(bench.body !== undefined ? { body: bench.body } : {}) });
+    bench.check(first.status, await first.json());
+    const common = { seconds: opts.seconds, connections: opts.connections, method: bench.method, ...(bench.body !== undefined ? { body: bench.body, headers: { 'content-type': 'text/plain' } } : {}) };
     const result = await compare(
       {
-        name: 'POST /openrtb2/auction 1 imp, 3 bidders, cached',
+        name: bench.name,
         target: 0.2,
+        // The references answer the same method and body with an empty 200.
         ...referenceLoads(refs, (origin) => ({ ...common, url: `${origin}/cache` })),
-        openbid: { ...common, url: `${openbid.url}/openrtb2/auction` },
+        openbid: { ...common, url },
       },
       opts,
     );
-    // One more run of openbid alone, to read the CPU it spends per auction at that load.
     const cpuBefore = cpuSeconds(openbid.pid);
-    const alone = await runLoad({ ...common, url: `${openbid.url}/openrtb2/auction` });
+    const alone = await runLoad({ ...common, url });
     const cpu = cpuSeconds(openbid.pid) - cpuBefore;
     const served = alone.requestsPerSecond * opts.seconds;
     console.log(`      openbid CPU per auction ${((cpu / served) * 1e6).toFixed(0)} µs (${cpu.toFixed(2)} s over ${Math.round(served)} auctions at ${Math.round(alone.requestsPerSecond)} req/s), p99 ${alone.p99Ms.toFixed(1)} ms`);
@@ -73,3 +117,9 @@ export const auctionSuite = async (opts: CompareOptions & { connections: number 
     bidders.stop();
   }
 };
+
+/** POST /openrtb2/auction: one imp, three bidders, bids cached. */
+export const auctionSuite = (opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => auctionBenchSuite(openRtbBench, opts);
+
+/** GET /openrtb2/amp: a stored request served from the in-memory cache after the first, three bidders. */
+export const ampSuite = (opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => auctionBenchSuite(ampBench, opts);

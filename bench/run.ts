@@ -1,8 +1,8 @@
-// Load benchmarks: `npm run bench [-- suite ...]`, suites: cache, cache-redis, storage, event, vtrack, auction, memory (default all).
+// Load benchmarks: `npm run bench [-- suite ...]`, suites: cache, cache-redis, storage, event, vtrack, auction, amp, memory (default all).
 // Each figure is a ratio to a bare node:http server measured in the same run, medians of
 // BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS seconds (default 5). Only 127.0.0.1 is used.
 import { availableParallelism, cpus } from 'node:os';
-import { auctionSuite } from './auction.js';
+import { ampSuite, auctionSuite } from './auction.js';
 import { cacheSuite } from './cache.js';
 import { formatResult } from './lib/compare.js';
 import type { ComparisonResult } from './lib/compare.js';
@@ -28,6 +28,7 @@ const suites: Record<string, () => Promise<boolean>> = {
   event: async () => report(await eventSuite(opts)),
   vtrack: async () => report(await vtrackSuite(opts)),
   auction: async () => report(await auctionSuite(opts)),
+  amp: async () => report(await ampSuite(opts)),
   memory: async () => {
     const r = await memorySuite({ totalMiB: 1024, storeMiB: 64, targetMiB: 250, maxSeconds: 300 });
     console.log(
