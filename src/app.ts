@@ -304,15 +304,25 @@ const auctionCacheLimits = (config: Config): InternalCacheLimits => ({
 const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = { generic: genericAdapter, pubmatic: pubmaticAdapter };
 
 /** The settings of an account the exchange uses. */
+/**
+ * The exchange's view of an account. The resolver answers the same object for as long as an
+ * account's settings are unchanged, so the view is computed once per account, not per auction.
+ */
+const auctionAccounts = new WeakMap<Account, AuctionAccount>();
 const auctionAccountOf = (account: Account): AuctionAccount => {
-  const auction = (account as { auction?: { price_granularity?: PriceGranularitySetting; banner_cache_ttl_seconds?: number; video_cache_ttl_seconds?: number; debug_allow?: boolean; targeting_prefix?: string } }).auction ?? {};
-  return {
-    id: account.id,
-    priceGranularity: auction.price_granularity ?? 'medium',
-    cacheTtl: { bannerSeconds: auction.banner_cache_ttl_seconds ?? 300, videoSeconds: auction.video_cache_ttl_seconds ?? 1500 },
-    debugAllowed: auction.debug_allow ?? true,
-    targetingPrefix: auction.targeting_prefix ?? '',
-  };
+  let view = auctionAccounts.get(account);
+  if (view === undefined) {
+    const { auction } = account;
+    view = {
+      id: account.id,
+      priceGranularity: auction.price_granularity as PriceGranularitySetting,
+      cacheTtl: { bannerSeconds: auction.banner_cache_ttl_seconds, videoSeconds: auction.video_cache_ttl_seconds },
+      debugAllowed: auction.debug_allow,
+      targetingPrefix: auction.targeting_prefix,
+    };
+    auctionAccounts.set(account, view);
+  }
+  return view;
 };
 
 /** Request bodies as JSON: a syntax error is the caller's (400). */
