@@ -6,6 +6,7 @@ import type { AuctionBid } from './auction-bid.js';
 import type { BidderOutcome } from './auction-metrics.js';
 import type { BidderHttpClient } from './bidder-http.js';
 import { invalidBidReason } from './bid-validation.js';
+import { deadlineSignal } from './deadline-signal.js';
 import type { BidderShare } from './split.js';
 
 /** One HTTP call as `ext.debug.httpcalls` shows it. */
@@ -93,10 +94,11 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
   const typed: CurrencyBid[][] = [];
   let timedOut = false;
   let answered = false;
+  const left = opts.deadline - opts.clock.now();
+  const deadline = deadlineSignal(left);
   await Promise.all(
     calls.map(async (call) => {
-      const left = opts.deadline - opts.clock.now();
-      const result = left <= 0 ? ({ ok: false, failure: { kind: 'timeout' } } as const) : await opts.http.call(call, { signal: AbortSignal.timeout(left), maxResponseBytes: opts.maxResponseBytes, acceptGzip: bidder.module.info.acceptsGzip === true });
+      const result = left <= 0 ? ({ ok: false, failure: { kind: 'timeout' } } as const) : await opts.http.call(call, { signal: deadline.signal, maxResponseBytes: opts.maxResponseBytes, acceptGzip: bidder.module.info.acceptsGzip === true });
       if (opts.debug) {
         httpCalls.push({
           uri: call.uri,
@@ -134,6 +136,7 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
       }
     }),
   );
+  deadline.clear();
 
   const impsById = new Map<string, Imp>(request.imp.map((imp) => [imp.id, imp]));
   const bids: AuctionBid[] = [];

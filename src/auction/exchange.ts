@@ -14,6 +14,7 @@ import type { CacheTtlDefaults } from './bid-cache.js';
 import type { BidderHttpClient } from './bidder-http.js';
 import { callBidder } from './bidder-call.js';
 import type { BidderResult } from './bidder-call.js';
+import { deadlineSignal } from './deadline-signal.js';
 import { createCurrencyConverter } from './currency.js';
 import type { Rates } from './currency.js';
 import { priceBucket, resolvePriceGranularity } from './price-granularity.js';
@@ -136,8 +137,12 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     if (cachingAsked && toCache.length > 0) {
       const puts = toCache.length * (caching.bids ? 1 : 0) + toCache.filter((b) => b.type === 'video').length * (caching.vastXml ? 1 : 0);
       try {
-        const left = Math.max(1, input.deadline - opts.clock.now());
-        cacheIds = await cacheBids(toCache, caching, { request, impsById, ttl: account.cacheTtl }, opts.cache, AbortSignal.timeout(left));
+        const deadline = deadlineSignal(Math.max(1, input.deadline - opts.clock.now()));
+        try {
+          cacheIds = await cacheBids(toCache, caching, { request, impsById, ttl: account.cacheTtl }, opts.cache, deadline.signal);
+        } finally {
+          deadline.clear();
+        }
         opts.metrics.cacheWrite('ok', puts);
       } catch (err) {
         const timedOut = isAppError(err) && err.code === 'BACKEND_TIMEOUT';
