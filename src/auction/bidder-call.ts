@@ -6,7 +6,6 @@ import type { AuctionBid } from './auction-bid.js';
 import type { BidderOutcome } from './auction-metrics.js';
 import type { BidderHttpClient } from './bidder-http.js';
 import { invalidBidReason } from './bid-validation.js';
-import { deadlineSignal } from './deadline-signal.js';
 import type { BidderShare } from './split.js';
 
 /** One HTTP call as `ext.debug.httpcalls` shows it. */
@@ -35,6 +34,8 @@ export interface BidderCallOptions {
   readonly clock: Clock;
   /** Epoch ms by which every call of this bidder must have answered. */
   readonly deadline: number;
+  /** Aborts at `deadline`: one timer for every bidder of the auction, cleared by its owner. */
+  readonly signal: AbortSignal;
   readonly maxResponseBytes: number;
   /** The auction's currency. */
   readonly currency: string;
@@ -94,11 +95,10 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
   const typed: CurrencyBid[][] = [];
   let timedOut = false;
   let answered = false;
-  const left = opts.deadline - opts.clock.now();
-  const deadline = deadlineSignal(left);
+  const timeLeft = opts.deadline - opts.clock.now() > 0 && !opts.signal.aborted;
   await Promise.all(
     calls.map(async (call) => {
-      const result = left <= 0 ? ({ ok: false, failure: { kind: 'timeout' } } as const) : await opts.http.call(call, { signal: deadline.signal, maxResponseBytes: opts.maxResponseBytes, acceptGzip: bidder.module.info.acceptsGzip === true });
+      const result = !timeLeft ? ({ ok: false, failure: { kind: 'timeout' } } as const) : await opts.http.call(call, { signal: opts.signal, maxResponseBytes: opts.maxResponseBytes, acceptGzip: bidder.module.info.acceptsGzip === true });
       if (opts.debug) {
         httpCalls.push({
           uri: call.uri,
@@ -136,7 +136,6 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
       }
     }),
   );
-  deadline.clear();
 
   const impsById = new Map<string, Imp>(request.imp.map((imp) => [imp.id, imp]));
   const bids: AuctionBid[] = [];

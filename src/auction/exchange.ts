@@ -106,12 +106,14 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     });
     const adjustments = prebid?.bidadjustmentfactors ?? {};
 
+    const bidderTimer = deadlineSignal(bidderDeadline - opts.clock.now());
     const results = await Promise.all(
       split.shares.map((share) =>
         callBidder(share, {
           http: opts.http,
           clock: opts.clock,
           deadline: bidderDeadline,
+          signal: bidderTimer.signal,
           maxResponseBytes: opts.limits.maxResponseBytes,
           currency,
           convertCurrency: (amount, from, to) => converter.convert(amount, from, to),
@@ -122,6 +124,7 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
         }),
       ),
     );
+    bidderTimer.clear();
     for (const r of results) opts.metrics.bidder(r.baseCode, r.outcome, r.bids.length, r.responseTimeMs / 1000);
 
     const impsById = new Map<string, Imp>(request.imp.map((imp) => [imp.id, imp]));
