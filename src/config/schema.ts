@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import type { Static } from 'typebox';
-import { AccountDefaultsSchema, AccountSettingsSchema } from '../stored/account-schema.js';
+import { AccountDefaultsSchema, AccountSettingsSchema, AllowActivitiesSchema } from '../stored/account-schema.js';
 
 // Every section and key has a default, so an empty file (or none) is a complete, valid config.
 // `additionalProperties: false` everywhere: a typo in a key is an error, not a silent default.
@@ -272,6 +272,58 @@ const StorageSchema = Type.Object(
   strict,
 );
 
+/** `privacy.*.channel_enabled`: per channel; a channel left out follows the section's switch. */
+const ChannelSwitchesSchema = Type.Object(
+  { amp: Type.Optional(Type.Boolean()), web: Type.Optional(Type.Boolean()), app: Type.Optional(Type.Boolean()), dooh: Type.Optional(Type.Boolean()) },
+  strict,
+);
+
+/**
+ * Privacy enforcement (src/privacy, docs/privacy.md): GDPR (TCF v2), US privacy and GPC, LMT,
+ * IP masking and activity controls, as Prebid Server names them. Accounts override them under
+ * their own `privacy`.
+ */
+const PrivacySchema = Type.Object(
+  {
+    gdpr: Type.Object(
+      {
+        /** Off: GDPR is never enforced. */
+        enabled: Type.Boolean({ default: true }),
+        channel_enabled: ChannelSwitchesSchema,
+        /** Whether GDPR applies when a request does not say (regs.gdpr, GPP sections). */
+        default_value: Type.Union([Type.Literal(0), Type.Literal(1)], { default: 0 }),
+        /** `full` reads the vendor list; `basic` reads the consent string only. */
+        enforce_algo: Type.Enum(['full', 'basic'], { default: 'full' }),
+        /** Bidder codes whose purposes and special feature 1 are not enforced. */
+        vendor_exceptions: Type.Array(Type.String(), { default: [] }),
+        vendor_list: Type.Object(
+          {
+            /** The latest Global Vendor List, fetched at start and refreshed; empty: none. */
+            url: Type.String({ default: '', pattern: '^(https?://.+)?$' }),
+            /** A version's URL, `{version}` standing for its number, fetched when a consent names it; empty: none. */
+            archive_url: Type.String({ default: '', pattern: '^(https?://.+)?$' }),
+            /** A vendor list file read at start. */
+            file: Type.String({ default: '' }),
+            refresh_interval_ms: Type.Integer({ minimum: 1000, default: 3600000 }),
+            fetch_timeout_ms: Type.Integer({ minimum: 1, default: 2000 }),
+            /** A version that could not be fetched is not asked for again before this long. */
+            retry_after_ms: Type.Integer({ minimum: 0, default: 600000 }),
+          },
+          strict,
+        ),
+      },
+      strict,
+    ),
+    ccpa: Type.Object({ enforce: Type.Boolean({ default: true }), channel_enabled: ChannelSwitchesSchema }, strict),
+    lmt: Type.Object({ enforce: Type.Boolean({ default: true }) }, strict),
+    ipv4: Type.Object({ anon_keep_bits: Type.Integer({ minimum: 0, maximum: 32, default: 24 }) }, strict),
+    ipv6: Type.Object({ anon_keep_bits: Type.Integer({ minimum: 0, maximum: 128, default: 56 }) }, strict),
+    /** Activity controls: `{<activity>: {default, rules: [{condition, allow}]}}`. */
+    allowactivities: Type.Object(AllowActivitiesSchema.properties, { additionalProperties: false, default: {} }),
+  },
+  strict,
+);
+
 export const ConfigSchema = Type.Object(
   {
     server: ServerSchema,
@@ -286,6 +338,7 @@ export const ConfigSchema = Type.Object(
     auction: AuctionSchema,
     adapters: AdaptersSchema,
     metrics: MetricsSchema,
+    privacy: PrivacySchema,
   },
   { additionalProperties: false },
 );
@@ -300,3 +353,4 @@ export type StoredRequestsConfig = Config['stored_requests'];
 export type AnalyticsConfig = Config['analytics'];
 export type AuctionConfig = Config['auction'];
 export type AdaptersConfig = Config['adapters'];
+export type PrivacyConfig = Config['privacy'];

@@ -193,7 +193,7 @@ describe('privacy enforcement per bidder', () => {
   for (const c of [...CASES, ...ACTIVITY_CASES]) {
     it(c.name, async () => {
       const enforcer = createPrivacyEnforcer({ host: { ...HOST, ...c.host }, vendorLists: await vendorLists() });
-      const p = await enforcer.begin(c.request, { channel: c.channel ?? 'web', gpc: c.gpc ?? false, account: c.account, signal: AbortSignal.timeout(1000) });
+      const p = await enforcer.begin(c.request, { channel: c.channel ?? 'web', gpc: c.gpc ?? false, account: c.account, maxWaitMs: 1000 });
       for (const [code, want] of Object.entries(c.expect)) {
         const b = BIDDERS.find((x) => x.code === code)!;
         assert.deepEqual(seen(p, b, c.request), want, code);
@@ -207,7 +207,7 @@ describe('privacy enforcement per bidder', () => {
     const enforcer = createPrivacyEnforcer({ host: HOST, vendorLists: await vendorLists() });
     const request = structuredClone({ ...BASE, regs: { coppa: 1 } });
     const before = structuredClone(request);
-    const d = (await enforcer.begin(request, { channel: 'web', gpc: false, account: undefined, signal: AbortSignal.timeout(1000) })).bidder({ code: 'x' });
+    const d = (await enforcer.begin(request, { channel: 'web', gpc: false, account: undefined, maxWaitMs: 1000 })).bidder({ code: 'x' });
     assert.ok(d.allowed);
     assert.notDeepEqual(d.scrub(request), request);
     assert.deepEqual(request, before);
@@ -215,7 +215,7 @@ describe('privacy enforcement per bidder', () => {
 
   it('reportAnalytics: every module named must be allowed', async () => {
     const enforcer = createPrivacyEnforcer({ host: { ...HOST, ...activities({ reportAnalytics: { rules: [{ condition: { componentType: ['analytics'], componentName: ['http'] }, allow: false }] } }) }, vendorLists: await vendorLists() });
-    const p = await enforcer.begin(BASE, { channel: 'web', gpc: false, account: undefined, signal: AbortSignal.timeout(1000) });
+    const p = await enforcer.begin(BASE, { channel: 'web', gpc: false, account: undefined, maxWaitMs: 1000 });
     assert.equal(p.reportAnalytics(['file']), true);
     assert.equal(p.reportAnalytics(['file', 'http']), false);
   });
@@ -223,7 +223,7 @@ describe('privacy enforcement per bidder', () => {
   it('without a vendor list, full enforcement gives default permissions and says why', async () => {
     const { noVendorLists } = await import('./vendor-list.js');
     const enforcer = createPrivacyEnforcer({ host: HOST, vendorLists: noVendorLists });
-    const p = await enforcer.begin(gdpr(allConsent()), { channel: 'web', gpc: false, account: undefined, signal: AbortSignal.timeout(1000) });
+    const p = await enforcer.begin(gdpr(allConsent()), { channel: 'web', gpc: false, account: undefined, maxWaitMs: 1000 });
     assert.equal(p.bidder({ code: 'cons', gvlVendorId: 10 }).allowed, false);
     assert.match(p.warnings.join(), /no GDPR vendor list is available/);
   });

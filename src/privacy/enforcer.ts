@@ -42,8 +42,8 @@ export interface AuctionPrivacyInput {
   /** `Sec-GPC: 1` on the incoming request. */
   readonly gpc: boolean;
   readonly account: AccountPrivacySettings | undefined;
-  /** Bounds the wait for a vendor list version fetched on first use. */
-  readonly signal: AbortSignal;
+  /** The longest wait, in ms, for a vendor list version fetched on first use. */
+  readonly maxWaitMs: number;
 }
 
 /**
@@ -143,7 +143,7 @@ export const createPrivacyEnforcer = (opts: PrivacyEnforcerOptions): PrivacyEnfo
       if (!gdprApplies || signals.tcf === undefined || eff.enforceAlgo !== 'full') return decide(request, signals, eff, control, undefined, warnings);
       const held = opts.vendorLists.get(version);
       if (held !== undefined) return decide(request, signals, eff, control, held, warnings);
-      return opts.vendorLists.load(version, input.signal).then((loaded) => {
+      return opts.vendorLists.load(version, AbortSignal.timeout(Math.max(1, input.maxWaitMs))).then((loaded) => {
         // A version not to be had: the newest list held stands in (vendors' declarations change slowly).
         const list = loaded ?? opts.vendorLists.latest();
         if (loaded === undefined) warnings.push(list === undefined ? `no GDPR vendor list is available (the consent names version ${version}): bidders get Prebid Server's default permissions` : `GDPR vendor list version ${version} is not available; version ${list.version} is used`);

@@ -71,6 +71,57 @@ const PriceGranularityNameSchema = Type.Enum(['low', 'medium', 'med', 'high', 'a
 export const PriceGranularitySchema = Type.Union([PriceGranularityNameSchema, CustomPriceGranularitySchema]);
 export type PriceGranularity = Static<typeof PriceGranularitySchema>;
 
+const ChannelSwitches = Type.Object(
+  { amp: Type.Optional(Type.Boolean()), web: Type.Optional(Type.Boolean()), app: Type.Optional(Type.Boolean()), dooh: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
+const ActivityRuleSchema = Type.Object(
+  {
+    condition: Type.Optional(
+      Type.Object(
+        {
+          componentType: Type.Optional(Type.Array(Type.String())),
+          componentName: Type.Optional(Type.Array(Type.String())),
+          gppSid: Type.Optional(Type.Array(Type.Integer())),
+          geo: Type.Optional(Type.Array(Type.String())),
+          gpc: Type.Optional(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    allow: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+const ActivitySchema = Type.Object({ default: Type.Optional(Type.Boolean()), rules: Type.Optional(Type.Array(ActivityRuleSchema)) }, { additionalProperties: false });
+const ACTIVITIES = ['syncUser', 'fetchBids', 'enrichUfpd', 'reportAnalytics', 'transmitUfpd', 'transmitPreciseGeo', 'transmitEids', 'transmitTid', 'transmitUniqueRequestIds'] as const;
+
+/** Activity controls as Prebid Server names them (`privacy.allowactivities`), for the server and accounts. */
+export const AllowActivitiesSchema = Type.Object(
+  Object.fromEntries(ACTIVITIES.map((a) => [a, Type.Optional(ActivitySchema)])) as Record<(typeof ACTIVITIES)[number], TOptional<typeof ActivitySchema>>,
+  { additionalProperties: false },
+);
+
+/** An account's privacy overrides, as Prebid Server's account config names them. */
+const AccountPrivacyProperties = {
+  gdpr: Type.Optional(
+    Type.Object(
+      {
+        enabled: Type.Optional(Type.Boolean()),
+        channel_enabled: Type.Optional(ChannelSwitches),
+        enforce_algo: Type.Optional(Type.Enum(['full', 'basic'])),
+        vendor_exceptions: Type.Optional(Type.Array(Type.String())),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  ccpa: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()), channel_enabled: Type.Optional(ChannelSwitches) }, { additionalProperties: false })),
+  allowactivities: Type.Optional(AllowActivitiesSchema),
+  ipv4: Type.Optional(Type.Object({ anon_keep_bits: Type.Optional(Type.Integer({ minimum: 0, maximum: 32 })) }, { additionalProperties: false })),
+  ipv6: Type.Optional(Type.Object({ anon_keep_bits: Type.Optional(Type.Integer({ minimum: 0, maximum: 128 })) }, { additionalProperties: false })),
+};
+
 const settings = group({
   events: group({
     /** `false` refuses `/event` and `/vtrack` for the account (401). */
@@ -88,8 +139,8 @@ const settings = group({
     /** Put before every targeting key (`hb_pb` → `<prefix>_pb`); empty keeps `hb`. */
     targeting_prefix: leaf((o) => Type.String(o), ''),
   }),
-  // Open until the privacy work gives it its own keys.
-  privacy: leaf((o) => Type.Record(Type.String(), Type.Unknown(), o), {}),
+  /** Overrides of the server's `privacy` settings; a key left out follows the server's. */
+  privacy: leaf((o) => Type.Object(AccountPrivacyProperties, { additionalProperties: false, ...o }), {}),
 });
 
 /** Complete account settings, every key with its default: the schema of `accounts.defaults`. */

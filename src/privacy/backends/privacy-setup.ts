@@ -1,0 +1,70 @@
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/logger.js';
+import type { AllowActivitiesSetting } from '../activities.js';
+import { createPrivacyEnforcer } from '../enforcer.js';
+import type { PrivacyEnforcer } from '../enforcer.js';
+import type { ChannelSwitches, HostPrivacySettings } from '../settings.js';
+import type { EnforceAlgo } from '../tcf-enforcement.js';
+import { noVendorLists } from '../vendor-list.js';
+import { createVendorLists } from './vendor-lists.js';
+
+/** The configuration's `privacy` section, as `src/config/schema.ts` defines it. */
+export interface PrivacyConfigSlice {
+  readonly gdpr: {
+    readonly enabled: boolean;
+    readonly channel_enabled: ChannelSwitches;
+    readonly default_value: 0 | 1;
+    readonly enforce_algo: EnforceAlgo;
+    readonly vendor_exceptions: readonly string[];
+    readonly vendor_list: {
+      readonly url: string;
+      readonly archive_url: string;
+      readonly file: string;
+      readonly refresh_interval_ms: number;
+      readonly fetch_timeout_ms: number;
+      readonly retry_after_ms: number;
+    };
+  };
+  readonly ccpa: { readonly enforce: boolean; readonly channel_enabled: ChannelSwitches };
+  readonly lmt: { readonly enforce: boolean };
+  readonly ipv4: { readonly anon_keep_bits: number };
+  readonly ipv6: { readonly anon_keep_bits: number };
+  readonly allowactivities: AllowActivitiesSetting;
+}
+
+/** Vendor list versions kept in memory (a full list is about 1 MB). */
+const MAX_VENDOR_LIST_VERSIONS = 16;
+
+/**
+ * The privacy enforcer of the configuration, with its vendor lists (the file read and the URL
+ * fetched before this resolves; neither failing stops the start). `close` stops the refresh.
+ */
+export const createPrivacyFromConfig = async (cfg: PrivacyConfigSlice, deps: { clock: Clock; logger: Logger }): Promise<{ enforcer: PrivacyEnforcer; close(): Promise<void> }> => {
+  const vl = cfg.gdpr.vendor_list;
+  const vendorLists =
+    vl.url === '' && vl.archive_url === '' && vl.file === ''
+      ? noVendorLists
+      : await createVendorLists({
+          url: vl.url,
+          archiveUrl: vl.archive_url,
+          file: vl.file,
+          refreshIntervalMs: vl.refresh_interval_ms,
+          fetchTimeoutMs: vl.fetch_timeout_ms,
+          retryAfterMs: vl.retry_after_ms,
+          maxVersions: MAX_VENDOR_LIST_VERSIONS,
+          clock: deps.clock,
+          logger: deps.logger,
+        });
+  if (cfg.gdpr.enabled && cfg.gdpr.enforce_algo === 'full' && vendorLists.latest() === undefined && vl.archive_url === '') {
+    deps.logger.warn({}, 'no GDPR vendor list is configured (privacy.gdpr.vendor_list): bidders are blocked wherever GDPR applies, as Prebid Server does without one');
+  }
+  const host: HostPrivacySettings = {
+    gdpr: { enabled: cfg.gdpr.enabled, channelEnabled: cfg.gdpr.channel_enabled, defaultValue: cfg.gdpr.default_value, enforceAlgo: cfg.gdpr.enforce_algo, vendorExceptions: cfg.gdpr.vendor_exceptions },
+    ccpa: { enforce: cfg.ccpa.enforce, channelEnabled: cfg.ccpa.channel_enabled },
+    lmt: { enforce: cfg.lmt.enforce },
+    ipv4KeepBits: cfg.ipv4.anon_keep_bits,
+    ipv6KeepBits: cfg.ipv6.anon_keep_bits,
+    allowActivities: cfg.allowactivities,
+  };
+  return { enforcer: createPrivacyEnforcer({ host, vendorLists }), close: () => vendorLists.close() };
+};
