@@ -51,6 +51,7 @@ import { createStorageService } from './storage/storage-service.js';
 import { createAccountResolver } from './stored/account.js';
 import { createStoredDataSources, migrateStoredData } from './stored/backends/stored-data.js';
 import { createVtrackService } from './vtrack/vtrack-service.js';
+import { createPrivacyFromConfig } from './privacy/backends/privacy-setup.js';
 
 /** Replaceable collaborators, for tests; production uses the defaults. */
 export interface AppOverrides {
@@ -117,7 +118,8 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     defaults: config.accounts.defaults,
     required: config.accounts.required,
   });
-  const analytics = createAnalyticsRunner(await createAnalyticsModules(config, logger, metrics), { metrics, logger });
+  const analyticsModules = await createAnalyticsModules(config, logger, metrics);
+  const analytics = createAnalyticsRunner(analyticsModules, { metrics, logger });
   const events = createEventService({ resolveAccount, analytics, clock, metrics });
   // VAST and bids go to this server's own cache unless auction.cache.url names another.
   const remoteCache = config.auction.cache.url === '' ? undefined : await createRemoteCache(config);
@@ -126,6 +128,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   const bidCache = remoteCache ?? createInProcessBidCache(cache, { limits: auctionCacheLimits(config), url: publicCacheUrl(config) });
   const bidderHttp = createUndiciBidderHttp({ connectionsPerHost: config.auction.max_connections_per_host });
   const auctionMetrics = createAuctionMetrics(metrics);
+  const privacy = await createPrivacyFromConfig(config.privacy, { clock, logger: logger.child({ component: 'privacy' }) });
   const exchange = createExchange({
     registry: createBidderRegistry(BUILTIN_ADAPTERS, config.adapters),
     http: bidderHttp,
@@ -135,6 +138,8 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     logger: logger.child({ component: 'auction' }),
     serverRates: () => undefined,
     report: (record) => analytics.logEvent(record),
+    privacy: privacy.enforcer,
+    analyticsModules: analyticsModules.map((m) => m.name),
     limits: { maxResponseBytes: config.auction.max_response_bytes, bidCacheMarginMs: config.auction.bid_cache_margin_ms },
   });
   const openRtbAuction = createOpenRtbAuction({
@@ -200,7 +205,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
         // analytics holds, then release the stores.
         await server.close();
         await analytics.close();
-        await Promise.all([cacheStore.close(), storageStores.close(), remoteCache?.close(), bidderHttp.close(), storedData.close()]);
+        await Promise.all([cacheStore.close(), storageStores.close(), remoteCache?.close(), bidderHttp.close(), storedData.close(), privacy.close()]);
       })()),
   };
 };
@@ -319,6 +324,7 @@ const auctionAccountOf = (account: Account): AuctionAccount => {
       cacheTtl: { bannerSeconds: auction.banner_cache_ttl_seconds, videoSeconds: auction.video_cache_ttl_seconds },
       debugAllowed: auction.debug_allow,
       targetingPrefix: auction.targeting_prefix,
+      privacy: account.privacy,
     };
     auctionAccounts.set(account, view);
   }

@@ -24,6 +24,9 @@ import { splitByBidder } from './split.js';
 import { bidsWithTargeting, bidTargeting } from './targeting.js';
 import type { BidCacheIds, CacheLocation, TargetingOptions } from './targeting.js';
 import { buildBidResponse } from './response.js';
+import type { BidderShare, SplitMessage } from './split.js';
+import type { PrivacyEnforcer } from '../privacy/enforcer.js';
+import type { AccountPrivacySettings, Channel } from '../privacy/settings.js';
 
 export interface ExchangeOptions {
   readonly registry: BidderRegistry;
@@ -36,6 +39,10 @@ export interface ExchangeOptions {
   readonly serverRates: () => Rates | undefined;
   /** Hands the auction's record to analytics; must not throw. */
   readonly report: (record: AnalyticsRecord) => void;
+  /** Decides, per bidder, what each may receive (GDPR, US privacy, COPPA, LMT, activity controls). */
+  readonly privacy: PrivacyEnforcer;
+  /** The analytics modules' names, for the `reportAnalytics` activity: a record goes out only when all may have it. */
+  readonly analyticsModules: readonly string[];
   readonly limits: {
     readonly maxResponseBytes: number;
     /** Kept back from the bidders' time when bids are to be cached. */
@@ -51,6 +58,8 @@ export interface AuctionAccount {
   readonly debugAllowed: boolean;
   /** Replaces `hb` in targeting keys when the request sets no prefix. */
   readonly targetingPrefix: string;
+  /** The account's `privacy` overrides of the server's settings. */
+  readonly privacy?: AccountPrivacySettings;
 }
 
 /** One auction to hold: a validated request (stored data merged), its account and its deadline. */
@@ -106,9 +115,21 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     });
     const adjustments = prebid?.bidadjustmentfactors ?? {};
 
+    // Privacy: signals read once, then each bidder blocked, or its request scrubbed, before its adapter sees it.
+    const begun = opts.privacy.begin(request, { channel: channelOf(input), gpc: input.globalPrivacyControl, account: account.privacy, maxWaitMs: bidderDeadline - opts.clock.now() });
+    const privacy = begun instanceof Promise ? await begun : begun;
+    for (const message of privacy.warnings) general.push({ code: BidderErrorCode.UNKNOWN, message });
+    const blocked: SplitMessage[] = [];
+    const shares: BidderShare[] = [];
+    for (const share of split.shares) {
+      const decision = privacy.bidder({ code: share.bidder.code, ...(share.bidder.gvlVendorId !== undefined ? { gvlVendorId: share.bidder.gvlVendorId } : {}) });
+      if (!decision.allowed) blocked.push({ bidder: share.bidder.code, message: decision.reason });
+      else shares.push({ bidder: share.bidder, request: decision.scrub(share.request) });
+    }
+
     const bidderTimer = deadlineSignal(bidderDeadline - opts.clock.now());
     const results = await Promise.all(
-      split.shares.map((share) =>
+      shares.map((share) =>
         callBidder(share, {
           http: opts.http,
           clock: opts.clock,
@@ -172,7 +193,7 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
       request,
       currency,
       results,
-      splitWarnings: split.warnings,
+      splitWarnings: blocked.length > 0 ? [...split.warnings, ...blocked] : split.warnings,
       splitErrors: split.errors,
       general,
       targeting,
@@ -184,7 +205,7 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     const now = opts.clock.now();
     const anyBid = rankings.length > 0;
     opts.metrics.auction(input.entryPoint, anyBid ? 'bids' : 'no-bids', (now - input.startedAt) / 1000);
-    opts.report({
+    if (privacy.reportAnalytics(opts.analyticsModules)) opts.report({
       kind: input.entryPoint,
       account: account.id,
       auctionId: request.id,
@@ -199,6 +220,10 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     return { response, bidders: results };
   },
 });
+
+/** The channel of Prebid Server's per-channel privacy switches. */
+const channelOf = (input: AuctionInput): Channel =>
+  input.entryPoint === 'amp' ? 'amp' : input.request.app !== undefined ? 'app' : input.request.dooh !== undefined ? 'dooh' : 'web';
 
 const targetingOptionsOf = (request: BidRequest, input: AuctionInput, account: AuctionAccount): TargetingOptions => {
   const t = request.ext?.prebid?.targeting ?? {};
