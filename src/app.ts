@@ -19,7 +19,6 @@ import { createCacheService } from './cache/cache-service.js';
 import type { InternalCacheLimits } from './cache/cache-service.js';
 import { AppError, ErrorCode } from './core/app-error.js';
 import { mapMaybe } from './core/maybe-promise.js';
-import type { PriceGranularitySetting } from './openrtb/types.js';
 import type { Account } from './stored/account.js';
 import { auctionRoutes } from './http/routes/auction.js';
 import { ampRoutes } from './http/routes/amp.js';
@@ -320,7 +319,7 @@ const auctionAccountOf = (account: Account): AuctionAccount => {
     const { auction } = account;
     view = {
       id: account.id,
-      priceGranularity: auction.price_granularity as PriceGranularitySetting,
+      priceGranularity: auction.price_granularity,
       cacheTtl: { bannerSeconds: auction.banner_cache_ttl_seconds, videoSeconds: auction.video_cache_ttl_seconds },
       debugAllowed: auction.debug_allow,
       targetingPrefix: auction.targeting_prefix,
