@@ -170,9 +170,13 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     accessLog: config.logging.access_log,
     slowRequestMs: config.logging.slow_request_ms,
     keepAliveTimeoutMs: config.server.keep_alive_timeout_ms,
+    headersTimeoutMs: config.server.headers_timeout_ms,
+    requestTimeoutMs: config.server.request_timeout_ms,
+    lanes: config.server.lanes,
+    trustedProxies: config.server.trusted_proxies,
   });
   const server = http.fastify;
-  statusRoutes(server, { isShuttingDown: () => shuttingDown });
+  statusRoutes(http, { isShuttingDown: () => shuttingDown });
   if (config.metrics.enabled) metricsRoutes(server, { metrics });
   cacheRoutes(http, { cache, maxBodyBytes: config.cache.request_limits.max_body_bytes });
   eventRoutes(http, { events });

@@ -18,6 +18,14 @@ const ServerSchema = Type.Object(
     shutdown_timeout_ms: Type.Integer({ minimum: 0, default: 10000 }),
     /** Keep-alive connections idle this long are closed by the server. */
     keep_alive_timeout_ms: Type.Integer({ minimum: 0, default: 72000 }),
+    /** A request head not whole this long after its first byte gets 408 and the connection closes (node:http's headersTimeout); 0: no limit. */
+    headers_timeout_ms: Type.Integer({ minimum: 0, default: 60000 }),
+    /** A request not whole, body included, this long after its first byte gets 408 (node:http's requestTimeout); 0: no limit. */
+    request_timeout_ms: Type.Integer({ minimum: 0, default: 300000 }),
+    /** Paths ahead of Fastify for the hottest routes (docs/http-lanes.md): all, node (node:http's request objects only), off. */
+    lanes: Type.Enum(['all', 'node', 'off'], { default: 'all' }),
+    /** Proxies whose X-Forwarded-For names the client: addresses, CIDR ranges, loopback, linklocal, uniquelocal. */
+    trusted_proxies: Type.Array(Type.String(), { default: [] }),
   },
   strict,
 );

@@ -45,6 +45,11 @@ export interface AnswerRequest {
   /** Parsed as Fastify parses it: a repeated parameter is an array. */
   readonly query: Readonly<Record<string, unknown>>;
   readonly headers: IncomingHttpHeaders;
+  /**
+   * The client's address: the peer's, or behind trusted proxies (`server.trusted_proxies`) the
+   * one `X-Forwarded-For` names (`client-address.ts`). The same on every path.
+   */
+  readonly ip: string;
 }
 
 /** A request with a body: the body decoded as UTF-8 text whatever its Content-Type ('' when empty). */

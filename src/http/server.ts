@@ -5,23 +5,38 @@ import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { errorAnswer, loggableCause, TEXT_PLAIN } from './answer.js';
 import type { Answer, AnswerHandler, BodyAnswerHandler } from './answer.js';
+import { createClientAddress, trustedProxyCheck } from './client-address.js';
 import { registerCors } from './cors.js';
 import { acceptAnyBodyAsText } from './raw-body.js';
-import { createFastLane } from './fast-lane.js';
-import type { FastLane } from './fast-lane.js';
-import { createLaneRoutes } from './lane-routes.js';
-import { putWireLaneInFront } from './wire-lane.js';
-import type { WireLane } from './wire-lane.js';
+import { createNodeLane } from './node-lane.js';
+import type { NodeLane } from './node-lane.js';
+import { createLaneRoutes, DEADLINE_CHECK_INTERVAL_MS } from './lane-core.js';
+import { putSocketLaneInFront } from './socket-lane.js';
+import type { SocketLane } from './socket-lane.js';
 import { createRequestMetrics } from './request-metrics.js';
 import type { RequestMetrics, RequestRecorder } from './request-metrics.js';
+
+/**
+ * Which lanes serve the hottest routes ahead of Fastify (`server.lanes`): `all` the socket lane
+ * and the node lane, `node` the node lane only, `off` neither (Fastify serves every request).
+ */
+export type LanesSetting = 'all' | 'node' | 'off';
 
 export interface HttpServerOptions {
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** Access logs are Fastify's: with them on, every request goes through Fastify (lanes off). */
   readonly accessLog: boolean;
   /** Requests slower than this are logged as warnings; 0 disables. */
   readonly slowRequestMs: number;
   readonly keepAliveTimeoutMs: number;
+  /** node:http's `headersTimeout`, held on every path (0: no limit). */
+  readonly headersTimeoutMs: number;
+  /** node:http's `requestTimeout`, held on every path (0: no limit). */
+  readonly requestTimeoutMs: number;
+  readonly lanes: LanesSetting;
+  /** `server.trusted_proxies`: whose `X-Forwarded-For` names the client (`client-address.ts`). */
+  readonly trustedProxies: readonly string[];
 }
 
 /** The Fastify instance every route plugs into, and the two lanes in front of it. */
@@ -43,16 +58,18 @@ export interface HttpServer {
 /**
  * The HTTP server: Fastify with error handling (plain-text bodies, statuses from
  * `error-status.ts`), CORS for browser callers, request metrics and slow-request logs; and in
- * front of it, on the same node:http server, the wire lane (every connection first) and the fast
- * lane (on the connections node:http holds) for the hottest routes.
+ * front of it, on the same node:http server, the socket lane (every connection first) and the
+ * node lane (on the connections node:http holds) for the hottest routes (docs/http-lanes.md).
  */
 export const createHttpServer = (opts: HttpServerOptions): HttpServer => {
   const requestMetrics = createRequestMetrics(opts);
   const routes = createLaneRoutes({ logger: opts.logger, metrics: requestMetrics });
+  const isTrusted = opts.trustedProxies.length > 0 ? trustedProxyCheck(opts.trustedProxies) : undefined;
+  const clientAddress = createClientAddress(isTrusted);
   // With access logs on, every request goes through Fastify, which writes them.
-  const lanesOn = !opts.accessLog;
-  const lane = createFastLane({ logger: opts.logger, routes, enabled: lanesOn });
-  let wire: WireLane | undefined;
+  const lanes: LanesSetting = opts.accessLog ? 'off' : opts.lanes;
+  const nodeLane = createNodeLane({ logger: opts.logger, routes, enabled: lanes !== 'off', clientAddress });
+  let socketLane: SocketLane | undefined;
   const fastify = Fastify({
     loggerInstance: opts.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: !opts.accessLog }),
@@ -61,9 +78,11 @@ export const createHttpServer = (opts: HttpServerOptions): HttpServer => {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    // Fastify's `req.ip` (routes written for Fastify alone) reads X-Forwarded-For by the same rule.
+    ...(isTrusted === undefined ? {} : { trustProxy: (address: string) => isTrusted(address) }),
     serverFactory: (handler, options) => {
-      const server = serverWithLane(lane, handler, options);
-      if (lanesOn) wire = putWireLaneInFront(server, { logger: opts.logger, routes, keepAliveTimeoutMs: opts.keepAliveTimeoutMs });
+      const server = serverWithLane(nodeLane, handler, options, opts);
+      if (lanes === 'all') socketLane = putSocketLaneInFront(server, { logger: opts.logger, routes, keepAliveTimeoutMs: opts.keepAliveTimeoutMs, clientAddress });
       return server;
     },
     // A pino child per request (for its reqId) costs a third of a bare server's throughput; only
@@ -72,8 +91,8 @@ export const createHttpServer = (opts: HttpServerOptions): HttpServer => {
   });
   // Once closing has begun, Fastify answers every new request 503 (Connection: close).
   fastify.addHook('preClose', (done) => {
-    lane.close();
-    wire?.close();
+    nodeLane.close();
+    socketLane?.close();
     done();
   });
 
@@ -86,14 +105,24 @@ export const createHttpServer = (opts: HttpServerOptions): HttpServer => {
   return {
     fastify,
     answerGet: (path, handler) => {
-      fastify.get(path, async (req, reply) => sendAnswer(reply, await handler({ query: req.query as Record<string, unknown>, headers: req.headers })));
+      fastify.get(path, async (req, reply) =>
+        sendAnswer(reply, await handler({ query: req.query as Record<string, unknown>, headers: req.headers, ip: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']) })),
+      );
       routes.get(path, handler);
     },
     answerPost: (path, bodyLimit, handler) => {
       void fastify.register((scope, _o, done) => {
         acceptAnyBodyAsText(scope);
         scope.post(path, { bodyLimit }, async (req, reply) =>
-          sendAnswer(reply, await handler({ query: req.query as Record<string, unknown>, headers: req.headers, body: typeof req.body === 'string' ? req.body : '' })),
+          sendAnswer(
+            reply,
+            await handler({
+              query: req.query as Record<string, unknown>,
+              headers: req.headers,
+              ip: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']),
+              body: typeof req.body === 'string' ? req.body : '',
+            }),
+          ),
         );
         done();
       });
@@ -102,15 +131,28 @@ export const createHttpServer = (opts: HttpServerOptions): HttpServer => {
   };
 };
 
-/** The node:http server Fastify would create, with the lane asked first. */
-const serverWithLane = (lane: FastLane, handler: Parameters<typeof createServer>[1] & object, options: Record<string, unknown>) => {
-  const server = createServer((req, res) => {
+/**
+ * The node:http server Fastify would create, with the node lane asked first, and node:http's
+ * deadlines: `headersTimeout` and `requestTimeout` checked every
+ * {@link DEADLINE_CHECK_INTERVAL_MS} (node's default checks every 30 s, so a deadline could be
+ * missed by up to 30 s), the same as the socket lane checks its own.
+ */
+const serverWithLane = (
+  lane: NodeLane,
+  handler: Parameters<typeof createServer>[1] & object,
+  options: Record<string, unknown>,
+  opts: Pick<HttpServerOptions, 'headersTimeoutMs' | 'requestTimeoutMs'>,
+) => {
+  const server = createServer({ connectionsCheckingInterval: DEADLINE_CHECK_INTERVAL_MS }, (req, res) => {
     if (!lane.serve(req, res)) handler(req, res);
   });
   // The settings Fastify applies to a server it creates itself.
   server.keepAliveTimeout = options.keepAliveTimeout as number;
-  server.requestTimeout = options.requestTimeout as number;
   server.setTimeout(options.connectionTimeout as number);
+  // Set as properties, not createServer options, which refuse a headersTimeout above a nonzero
+  // requestTimeout: then the request deadline simply comes first, on every path alike.
+  server.headersTimeout = opts.headersTimeoutMs;
+  server.requestTimeout = opts.requestTimeoutMs;
   return server;
 };
 

@@ -7,19 +7,23 @@ import type { Answer, AnswerHandler, BodyAnswerHandler } from './answer.js';
 import type { RequestMetrics, RequestRecorder } from './request-metrics.js';
 
 /**
- * The routes both lanes serve without Fastify (`fast-lane.ts` on node:http's request objects,
- * `wire-lane.ts` on the connection's bytes), and what the two share: finding a route, reading
- * its query, deciding whether a POST body is one a lane reads, and running its handler.
+ * What the two lanes share, written once: the routes they serve without Fastify (`node-lane.ts`
+ * on node:http's request objects, `socket-lane.ts` on the connection's bytes), matching a
+ * request to one of them (method, exact path, and for a POST whether its body is one a lane
+ * reads), reading its query, and running its handler.
  */
 export interface LaneRoutes {
   /** Serves GET `path` with `handler` (the caller registers the same handler with Fastify). */
   get(path: string, handler: AnswerHandler): void;
   /** Serves POST `path` with `handler`, for bodies of at most `bodyLimit` bytes. */
   post(path: string, bodyLimit: number, handler: BodyAnswerHandler): void;
-  /** The GET route of exactly `path`, if there is one. */
-  findGet(path: string): GetRoute | undefined;
-  /** The POST route of exactly `path`, if there is one. */
-  findPost(path: string): PostRoute | undefined;
+  /**
+   * The route a lane serves a request with, or undefined when the request is not a lane's: the
+   * method is GET or POST, the path (the target up to `?`) is exactly a route's, and for a POST
+   * the body is plainly framed (`contentLength`, or -1 when no Content-Length frames it), within
+   * the route's limit, JSON or text ({@link isLaneBody}).
+   */
+  match(method: string | undefined, target: string, contentType: string | undefined, contentLength: number): GetRoute | PostRoute | undefined;
   /**
    * Runs a handler: its answer, or the error answer if it throws or rejects (5xx logged with
    * their cause). Directly when the handler answered directly, else a promise; never throws,
@@ -51,8 +55,10 @@ const NO_QUERY: Readonly<Record<string, unknown>> = Object.freeze({});
  * The query of a request target (path, then `?query`), parsed as Fastify parses it (the same
  * library), so both ways read a query alike: a repeated parameter is an array.
  */
-export const laneQuery = (target: string, mark: number): Readonly<Record<string, unknown>> =>
-  mark === -1 || mark === target.length - 1 ? NO_QUERY : parseQuery(target.slice(mark + 1));
+export const laneQuery = (target: string): Readonly<Record<string, unknown>> => {
+  const mark = target.indexOf('?');
+  return mark === -1 || mark === target.length - 1 ? NO_QUERY : parseQuery(target.slice(mark + 1));
+};
 
 /**
  * The Content-Types whose POST bodies the lanes read: what Prebid.js and servers send to the
@@ -66,7 +72,13 @@ const LANE_CONTENT_TYPE = /^(?:application\/json|text\/plain)(?:\s*;\s*charset=u
  * within the route's limit, or an empty one with no type. A longer one stays Fastify's (413).
  */
 export const isLaneBody = (contentType: string | undefined, contentLength: number, bodyLimit: number): boolean =>
-  contentLength <= bodyLimit && (contentType === undefined ? contentLength === 0 : LANE_CONTENT_TYPE.test(contentType));
+  contentLength >= 0 && contentLength <= bodyLimit && (contentType === undefined ? contentLength === 0 : LANE_CONTENT_TYPE.test(contentType));
+
+/**
+ * How often deadlines are checked: the socket lane's sweep of requests still arriving, and
+ * node:http's `connectionsCheckingInterval`. A deadline is honoured at most this late.
+ */
+export const DEADLINE_CHECK_INTERVAL_MS = 250;
 
 /** Milliseconds since an arbitrary origin, for request durations. */
 export const laneClock = (): number => performance.now();
@@ -88,8 +100,14 @@ export const createLaneRoutes = (opts: { readonly logger: Logger; readonly metri
     post: (path, bodyLimit, handler) => {
       posts.set(path, { route: path, method: 'POST', handler, bodyLimit, record: opts.metrics.forRoute(path, 'POST') });
     },
-    findGet: (path) => gets.get(path),
-    findPost: (path) => posts.get(path),
+    match: (method, target, contentType, contentLength) => {
+      const mark = target.indexOf('?');
+      const path = mark === -1 ? target : target.slice(0, mark);
+      if (method === 'GET') return gets.get(path);
+      if (method !== 'POST') return undefined;
+      const route = posts.get(path);
+      return route !== undefined && isLaneBody(contentType, contentLength, route.bodyLimit) ? route : undefined;
+    },
 
     run: (route, handler, request) => {
       let result: MaybePromise<Answer>;

@@ -4,54 +4,71 @@ import type { Logger } from '../core/logger.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import { answerBodyBytes } from './answer.js';
 import type { Answer } from './answer.js';
-import { createAnswerHeadWriter } from './answer-head.js';
-import { isLaneBody, laneClock, laneQuery } from './lane-routes.js';
-import type { GetRoute, LaneRoute, LaneRoutes, PostRoute } from './lane-routes.js';
+import { createAnswerHeadWriter } from './answer-headers.js';
+import type { ClientAddress } from './client-address.js';
+import { DEADLINE_CHECK_INTERVAL_MS, laneClock, laneQuery } from './lane-core.js';
+import type { GetRoute, LaneRoute, LaneRoutes, PostRoute } from './lane-core.js';
 import { INCOMPLETE, UNSUPPORTED, readRequestHead } from './request-head.js';
 import type { RequestHead } from './request-head.js';
 import { createTurnBatch } from './turn-batch.js';
 
 /**
- * The hottest routes served straight from the connection's bytes, before node:http builds its
- * request and response objects: each connection starts here, and its requests are read
- * (`request-head.ts`) and answered here for as long as they are the lane's. The first request
- * that is not (another path or method, HEAD, a chunked or oversized body, another content type,
- * `Connection: close`, HTTP/1.0, anything `request-head.ts` does not read, or any request once
- * shutdown has begun) hands the whole connection to node:http, with the bytes not yet served, as
- * if node:http had accepted it: from then on node:http, the fast lane and Fastify serve it.
+ * The socket lane: the hottest routes served straight from the connection's bytes, before
+ * node:http builds its request and response objects. Each connection starts here, and its
+ * requests are read (`request-head.ts`) and answered here for as long as they are the lane's.
+ * The first request that is not (another path or method, HEAD, a chunked or oversized body,
+ * another content type, `Connection: close`, HTTP/1.0, anything `request-head.ts` does not read,
+ * or any request once shutdown has begun) hands the whole connection to node:http, with the
+ * bytes not yet served, as if node:http had accepted it: from then on node:http, the node lane
+ * (`node-lane.ts`) and Fastify serve it.
  *
  * Why: node:http's per-request objects, events and header handling cost about a third of a bare
  * node:http server's CPU on a small request; reading a plain head and writing the answer's bytes
- * costs a fraction of that (README, "Performance"). Everything unusual stays node:http's, so its
- * parser's checks, statuses and timeouts stay the only ones.
+ * costs a fraction of that (docs/performance.md). Everything unusual stays node:http's, so its
+ * parser's checks and statuses stay the only ones.
  *
- * Contract:
+ * Contract (docs/http-lanes.md):
  * - answers go out in request order (a pipelined request waits for the answer before it);
  * - handing off happens only between requests, after this connection's answers are written;
- *   a head still not whole a second after its first bytes came is handed off too, so node:http's
- *   `headersTimeout` bounds a client that trickles it;
+ * - node:http's deadlines hold: a request whose head is not whole `headersTimeoutMs` after its
+ *   first byte, or not whole with its body `requestTimeoutMs` after it, stalled or trickling,
+ *   is timed out as node:http times it out (`onRequestTimeout`: a 408, then the connection
+ *   closes), checked every {@link DEADLINE_CHECK_INTERVAL_MS};
  * - an idle connection is closed after `keepAliveTimeoutMs` without traffic; one whose client
  *   has sent its FIN is closed once its answers are out;
  * - a client that does not read its answers stops being read until the socket drains, and one
  *   that sends more than 64 KiB ahead of a request still being handled, until it is answered.
  */
-export interface WireLane {
+export interface SocketLane {
   /** Takes a connection the server has just accepted. */
   accept(socket: Socket): void;
   /**
-   * Shutdown: idle connections end now, busy ones once their answers are out, and any further
+   * Shutdown: idle connections and those holding only part of a head (no request yet) end now,
+   * busy ones once their answers are out, a body still arriving may finish, and any further
    * request is handed to node:http (where Fastify answers 503 while it drains).
    */
   close(): void;
+  /** As node:http's `closeIdleConnections()`: ends the connections with no request under way. */
+  closeIdle(): void;
+  /** As node:http's `closeAllConnections()`: ends every connection the lane holds, now. */
+  destroyAll(): void;
 }
 
-export interface WireLaneOptions {
+export interface SocketLaneOptions {
   readonly logger: Logger;
-  /** The routes, shared with the fast lane. */
+  /** The routes, shared with the node lane. */
   readonly routes: LaneRoutes;
   readonly keepAliveTimeoutMs: number;
+  /** node:http's `headersTimeout`: a head must be whole this long after its first byte (0: no limit). */
+  readonly headersTimeoutMs: number;
+  /** node:http's `requestTimeout`: a request must be whole, body included, this long after its first byte (0: no limit). */
+  readonly requestTimeoutMs: number;
+  /** The client's address of a request (`server.trusted_proxies`). */
+  readonly clientAddress: ClientAddress;
   /** Gives a connection to node:http as if it had just accepted it. */
   readonly handOff: (socket: Socket) => void;
+  /** Times out a connection whose request missed its deadline, as node:http would (a 408, then close). */
+  readonly onRequestTimeout: (socket: Socket) => void;
 }
 
 /** One connection the lane is serving. */
@@ -60,12 +77,11 @@ interface Connection {
   /** Bytes read and not yet served. */
   chunks: Buffer[];
   bytes: number;
-  /** When the bytes of a head not yet whole began to wait (0: none waiting). */
-  headSince: number;
-  /** The head of a request whose body is still arriving, with its route and where its query starts. */
+  /** When the first byte of a request not yet whole was seen (0: none is arriving). */
+  since: number;
+  /** The head of a request whose body is still arriving, and its route. */
   head: RequestHead | null;
   route: GetRoute | PostRoute | null;
-  queryMark: number;
   /** A handler is still working on this connection's request: the next waits for its answer. */
   busy: boolean;
   /** Answers in the turn's batch, not yet written. */
@@ -90,13 +106,6 @@ type SocketListener = Parameters<Socket['removeListener']>[1];
  * reading from it: pipelined requests are small, and this keeps a flood from piling up in memory.
  */
 const MAX_READ_AHEAD_BYTES = 64 * 1024;
-/**
- * How long a head may take to arrive whole before the connection goes to node:http, whose
- * `headersTimeout` then bounds it: a client trickling a head byte by byte cannot hold the lane
- * longer than node:http would hold it. A head split by the network arrives within milliseconds.
- */
-const MAX_HEAD_WAIT_MS = 1000;
-
 /** Whether a string is printable ASCII, so a head holding it encodes the same as UTF-8 and latin1. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
@@ -117,11 +126,53 @@ const consume = (c: Connection, bytes: Buffer, n: number): void => {
   }
 };
 
-export const createWireLane = (opts: WireLaneOptions): WireLane => {
-  const { routes } = opts;
+export const createSocketLane = (opts: SocketLaneOptions): SocketLane => {
+  const { routes, clientAddress, headersTimeoutMs, requestTimeoutMs } = opts;
+  const deadlines = headersTimeoutMs > 0 || requestTimeoutMs > 0;
   const writeHead = createAnswerHeadWriter(opts.keepAliveTimeoutMs);
   const connections = new Set<Connection>();
+  /** Connections whose request is arriving, for the deadline sweep. */
+  const arriving = new Set<Connection>();
+  let sweep: NodeJS.Timeout | undefined;
   let open = true;
+
+  /** Ends a connection whose request missed node:http's deadline, as node:http would. */
+  const timeOut = (c: Connection): void => {
+    stopArriving(c);
+    c.closing = true;
+    connections.delete(c);
+    if (c.queued > 0) batch.flush();
+    opts.onRequestTimeout(c.socket);
+  };
+
+  /** Times out every request past its deadline; stops when none is arriving. */
+  const sweepDeadlines = (): void => {
+    const now = laneClock();
+    for (const c of arriving) {
+      const age = now - c.since;
+      if ((requestTimeoutMs > 0 && age >= requestTimeoutMs) || (c.head === null && headersTimeoutMs > 0 && age >= headersTimeoutMs)) timeOut(c);
+    }
+    if (arriving.size === 0 && sweep !== undefined) {
+      clearInterval(sweep);
+      sweep = undefined;
+    }
+  };
+
+  /**
+   * A request has begun to arrive and is not whole: its deadlines run from now. Only a request
+   * split across reads gets here; one that arrives whole costs nothing.
+   */
+  const startArriving = (c: Connection): void => {
+    c.since = laneClock();
+    if (!deadlines) return;
+    arriving.add(c);
+    sweep ??= setInterval(sweepDeadlines, DEADLINE_CHECK_INTERVAL_MS).unref();
+  };
+
+  const stopArriving = (c: Connection): void => {
+    c.since = 0;
+    arriving.delete(c);
+  };
 
   /** Pauses or resumes reading from the socket as the connection's state asks. */
   const pace = (c: Connection): void => {
@@ -132,13 +183,25 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
     else c.socket.pause();
   };
 
-  /** Closes a connection that has nothing left to do, once the client has ended or shutdown began. */
+  /** Whether a connection has no request under way: nothing read but part of a head, nothing being handled or written. */
+  const isIdle = (c: Connection): boolean => !c.busy && c.queued === 0 && c.head === null && !c.stalled;
+
+  /**
+   * Closes a connection that has nothing left to do, once the client has ended or shutdown
+   * began. At shutdown part of a head is not a request yet (no answer is owed), so it does not
+   * hold the process up until its deadline; a body still arriving is a request, and may finish.
+   */
   const settle = (c: Connection): void => {
     if (c.handedOff || c.closing || c.busy || c.queued > 0) return;
-    if (c.clientEnded || (!open && c.bytes === 0)) {
-      c.closing = true;
-      c.socket.destroySoon();
+    if (c.clientEnded || (!open && isIdle(c))) {
+      end(c);
     }
+  };
+
+  const end = (c: Connection): void => {
+    c.closing = true;
+    stopArriving(c);
+    c.socket.destroySoon();
   };
 
   const writeAnswer = (c: Connection, route: LaneRoute, answer: Answer, started: number, origin: string | undefined): void => {
@@ -181,6 +244,7 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
   const handOff = (c: Connection): void => {
     c.handedOff = true;
     connections.delete(c);
+    stopArriving(c);
     // This connection's earlier answers must reach the socket before node:http's first.
     if (c.queued > 0) batch.flush();
     const socket = c.socket;
@@ -202,33 +266,30 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
       if (c.head === null) {
         const reading = readRequestHead(joined(c));
         if (reading === INCOMPLETE) {
-          if (c.headSince === 0) c.headSince = laneClock();
-          else if (laneClock() - c.headSince > MAX_HEAD_WAIT_MS) return handOff(c);
+          if (c.since === 0) startArriving(c);
           break;
         }
-        c.headSince = 0;
         if (reading === UNSUPPORTED || !open) return handOff(c);
-        const target = reading.target;
-        const mark = target.indexOf('?');
-        const path = mark === -1 ? target : target.slice(0, mark);
-        const route = reading.method === 'GET' ? routes.findGet(path) : routes.findPost(path);
-        if (route === undefined || (route.method === 'POST' && !isLaneBody(reading.headers['content-type'], reading.contentLength, route.bodyLimit))) {
-          return handOff(c);
-        }
+        const route = routes.match(reading.method, reading.target, reading.headers['content-type'], reading.contentLength);
+        if (route === undefined) return handOff(c);
         c.head = reading;
         c.route = route;
-        c.queryMark = mark;
       }
       const head = c.head;
       const route = c.route as GetRoute | PostRoute;
       const length = head.headBytes + head.contentLength;
       // The body is still arriving: wait for the rest (at most the route's body limit).
-      if (c.bytes < length) break;
+      if (c.bytes < length) {
+        if (c.since === 0) startArriving(c);
+        break;
+      }
+      if (c.since !== 0) stopArriving(c);
       const bytes = joined(c);
       const started = laneClock();
-      const query = laneQuery(head.target, c.queryMark);
+      const query = laneQuery(head.target);
       const headers = head.headers;
       const origin = headers.origin;
+      const ip = clientAddress(c.socket.remoteAddress, headers['x-forwarded-for']);
       c.head = null;
       c.route = null;
       let answer: MaybePromise<Answer>;
@@ -236,10 +297,10 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
         // Decoded once, whole, as Fastify does.
         const body = bytes.toString('utf8', head.headBytes, length);
         consume(c, bytes, length);
-        answer = routes.run(route, route.handler, { query, headers, body });
+        answer = routes.run(route, route.handler, { query, headers, ip, body });
       } else {
         consume(c, bytes, length);
-        answer = routes.run(route, route.handler, { query, headers });
+        answer = routes.run(route, route.handler, { query, headers, ip });
       }
       if (answer instanceof Promise) {
         // Answers go out in request order: the next request waits for this one's answer.
@@ -269,10 +330,9 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
       socket,
       chunks: [],
       bytes: 0,
-      headSince: 0,
+      since: 0,
       head: null,
       route: null,
-      queryMark: -1,
       busy: false,
       queued: 0,
       clientEnded: false,
@@ -310,6 +370,7 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
     on('error', () => undefined);
     on('close', () => {
       connections.delete(c);
+      stopArriving(c);
     });
     if (opts.keepAliveTimeoutMs > 0) socket.setTimeout(opts.keepAliveTimeoutMs);
     connections.add(c);
@@ -321,21 +382,79 @@ export const createWireLane = (opts: WireLaneOptions): WireLane => {
       open = false;
       for (const c of connections) settle(c);
     },
+    closeIdle: () => {
+      for (const c of connections) if (!c.closing && isIdle(c) && c.bytes === 0) end(c);
+    },
+    destroyAll: () => {
+      for (const c of connections) {
+        c.closing = true;
+        stopArriving(c);
+        c.socket.destroy();
+      }
+      connections.clear();
+    },
   };
 };
 
+/** What node:http writes when a request misses its deadline and no `clientError` listener answers it. */
+const REQUEST_TIMEOUT_ANSWER = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
+
 /**
- * Makes a wire lane the first to see every connection `server` accepts: it takes node:http's own
+ * Times out a connection's request as node:http does: its `clientError` event with an
+ * `ERR_HTTP_REQUEST_TIMEOUT` error (Fastify's handler answers 408 on a connection that has not
+ * been answered yet, then destroys it), or with no listener node's own 408, then the end.
+ */
+const timeOutAsNodeDoes = (server: Server, socket: Socket): void => {
+  const err = Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+  if (server.emit('clientError', err, socket)) return;
+  if (socket.writable) socket.write(REQUEST_TIMEOUT_ANSWER);
+  socket.destroy(err);
+};
+
+/**
+ * Makes a socket lane the first to see every connection `server` accepts: it takes node:http's own
  * connection listener, which it calls for each connection it hands over. If that listener is not
  * the only one (a Node.js whose http server works otherwise), no lane is made (undefined) and
  * node:http serves every connection, as it would without it.
+ *
+ * node:http's settings hold on the lane's connections too: its `headersTimeout` and
+ * `requestTimeout` are read from the server, its `closeAllConnections()` and
+ * `closeIdleConnections()` end the lane's connections as well as its own, and with
+ * `maxRequestsPerSocket` set the lane stands aside (a new connection goes straight to node:http,
+ * which alone can count a connection's requests and close it at the limit).
  */
-export const putWireLaneInFront = (server: Server, opts: Omit<WireLaneOptions, 'handOff'>): WireLane | undefined => {
+export const putSocketLaneInFront = (
+  server: Server,
+  opts: Omit<SocketLaneOptions, 'handOff' | 'onRequestTimeout' | 'headersTimeoutMs' | 'requestTimeoutMs'>,
+): SocketLane | undefined => {
   const listeners = server.listeners('connection') as ((socket: Socket) => void)[];
   const httpListener = listeners[0];
   if (listeners.length !== 1 || httpListener === undefined) return undefined;
-  const lane = createWireLane({ ...opts, handOff: (socket) => httpListener.call(server, socket) });
+  const handOff = (socket: Socket): void => {
+    httpListener.call(server, socket);
+  };
+  const lane = createSocketLane({
+    ...opts,
+    headersTimeoutMs: server.headersTimeout,
+    requestTimeoutMs: server.requestTimeout,
+    handOff,
+    onRequestTimeout: (socket) => timeOutAsNodeDoes(server, socket),
+  });
   server.removeListener('connection', httpListener);
-  server.on('connection', (socket: Socket) => lane.accept(socket));
+  server.on('connection', (socket: Socket) => {
+    if (server.maxRequestsPerSocket !== null && server.maxRequestsPerSocket > 0) handOff(socket);
+    else lane.accept(socket);
+  });
+  // node:http's own lists know only the connections it was handed: the lane's are ended with them.
+  const closeAll = server.closeAllConnections.bind(server);
+  const closeIdle = server.closeIdleConnections.bind(server);
+  server.closeAllConnections = () => {
+    lane.destroyAll();
+    closeAll();
+  };
+  server.closeIdleConnections = () => {
+    lane.closeIdle();
+    closeIdle();
+  };
   return lane;
 };

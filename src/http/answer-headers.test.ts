@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createAnswerHeadWriter } from './answer-head.js';
+import { answerFields, createAnswerHeadWriter } from './answer-headers.js';
 
 describe('createAnswerHeadWriter', () => {
   it('writes the status line, the headers of every answer, the CORS echo, type, length, Date and keep-alive', () => {
@@ -35,5 +35,23 @@ describe('createAnswerHeadWriter', () => {
     now += 1;
     assert.equal(dateOf(), 'Mon, 23 Nov 2026 12:00:02 GMT');
     assert.equal(reads, 3);
+  });
+
+  it('sends no Content-Length with a 204 or 304, as Fastify does (RFC 9110 8.6)', () => {
+    const write = createAnswerHeadWriter(5000, () => 0);
+    assert.ok(!write({ status: 204 }, 0, undefined).includes('content-length'));
+    assert.ok(!write({ status: 304 }, 0, undefined).includes('content-length'));
+  });
+});
+
+describe('answerFields', () => {
+  it('lists the same headers in the same order as the wire head', () => {
+    const answer = { status: 200, contentType: 'application/json', body: '{}' };
+    const fields = answerFields(answer, 2, 'https://pub.example');
+    const lines = createAnswerHeadWriter(5000, () => 0)(answer, 2, 'https://pub.example').split('\r\n').slice(1, 1 + fields.length / 2);
+    const pairs: string[] = [];
+    for (let i = 0; i < fields.length; i += 2) pairs.push(`${fields[i] ?? ''}: ${fields[i + 1] ?? ''}`);
+    assert.deepEqual(pairs, lines);
+    assert.deepEqual(answerFields({ status: 204 }, 0, undefined), ['vary', 'Origin', 'cache-control', 'no-cache', 'x-content-type-options', 'nosniff']);
   });
 });

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { field, openRaw } from '../../test/support/raw-http.js';
@@ -12,11 +14,12 @@ import type { Logger } from '../core/logger.js';
 import { createPrometheusMetrics } from '../metrics/prometheus.js';
 import { bytesAnswer } from './answer.js';
 import type { Answer, AnswerRequest, BodyAnswerRequest } from './answer.js';
-import { createFastLane } from './fast-lane.js';
-import { createLaneRoutes } from './lane-routes.js';
+import { createClientAddress, trustedProxyCheck } from './client-address.js';
+import { createNodeLane } from './node-lane.js';
+import { createLaneRoutes, DEADLINE_CHECK_INTERVAL_MS } from './lane-core.js';
 import { createRequestMetrics } from './request-metrics.js';
-import { putWireLaneInFront } from './wire-lane.js';
-import type { WireLane } from './wire-lane.js';
+import { putSocketLaneInFront } from './socket-lane.js';
+import type { SocketLane } from './socket-lane.js';
 
 /** A logger that keeps what it is given. */
 const recordingLogger = (): Logger & { messages: (string | undefined)[] } => {
@@ -36,10 +39,12 @@ const post = (path: string, body: string, extra = ''): string =>
   `POST ${path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: ${String(Buffer.byteLength(body))}\r\n${extra}\r\n${body}`;
 const text = (a: RawAnswer): string => a.body.toString('utf8');
 
-describe('wire lane', () => {
+describe('socket lane', () => {
   let server: Server;
   let port: number;
-  let wire: WireLane;
+  let wire: SocketLane;
+  /** Resolves the next time the `/slow` handler is called. */
+  let slowCalled: () => void = () => undefined;
   let logger: ReturnType<typeof recordingLogger>;
   let metrics: ReturnType<typeof createPrometheusMetrics>;
   let seen: AnswerRequest[];
@@ -50,7 +55,7 @@ describe('wire lane', () => {
   let nodeRequests: number;
   const connections: RawConnection[] = [];
 
-  const start = async (keepAliveTimeoutMs = 5000): Promise<void> => {
+  const start = async ({ keepAliveTimeoutMs = 5000, headersTimeoutMs = 60_000, requestTimeoutMs = 300_000 } = {}): Promise<void> => {
     logger = recordingLogger();
     metrics = createPrometheusMetrics({ processMetrics: false });
     seen = [];
@@ -68,7 +73,10 @@ describe('wire lane', () => {
       return bytesAnswer(200, 'application/xml', byteStringOf(bytes, 0, bytes.length));
     });
     routes.get('/text', async () => ({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'héllo' }));
-    routes.get('/slow', () => new Promise<Answer>((resolve) => setTimeout(() => resolve({ status: 200, contentType: 'text/plain', body: 'slow' }), 40)));
+    routes.get('/slow', () => {
+      slowCalled();
+      return new Promise<Answer>((resolve) => setTimeout(() => resolve({ status: 200, contentType: 'text/plain', body: 'slow' }), 40));
+    });
     routes.get('/big', () => {
       bigServed++;
       return { status: 200, contentType: 'application/octet-stream', body: BIG };
@@ -82,7 +90,9 @@ describe('wire lane', () => {
       posted.push(req);
       return { status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ got: req.body }) };
     });
-    const lane = createFastLane({ logger, routes, enabled: true });
+    // Loopback is a trusted proxy here, so X-Forwarded-For names the client.
+    const clientAddress = createClientAddress(trustedProxyCheck(['loopback']));
+    const lane = createNodeLane({ logger, routes, enabled: true, clientAddress });
     server = createServer((req, res) => {
       nodeRequests++;
       if (lane.serve(req, res)) return;
@@ -91,7 +101,9 @@ describe('wire lane', () => {
       res.writeHead(FALLBACK_STATUS, { 'content-type': 'text/plain', 'content-length': 8 }).end('fallback');
     });
     server.keepAliveTimeout = keepAliveTimeoutMs;
-    const installed = putWireLaneInFront(server, { logger, routes, keepAliveTimeoutMs });
+    server.headersTimeout = headersTimeoutMs;
+    server.requestTimeout = requestTimeoutMs;
+    const installed = putSocketLaneInFront(server, { logger, routes, keepAliveTimeoutMs, clientAddress });
     assert.ok(installed, 'node:http has the one connection listener the lane takes over');
     wire = installed;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -101,6 +113,19 @@ describe('wire lane', () => {
     const c = await openRaw(port);
     connections.push(c);
     return c;
+  };
+  /** A connection and the server's side of it, to wait for what the server has read. */
+  const connectionWithPeer = async (): Promise<{ c: RawConnection; peer: Socket }> => {
+    const accepted = once(server, 'connection') as Promise<[Socket]>;
+    const c = await connection();
+    const [peer] = await accepted;
+    return { c, peer };
+  };
+  /** Writes bytes and resolves once the server has read them (the lane's listener runs first). */
+  const writeAndRead = async (c: RawConnection, peer: Socket, bytes: string | Buffer): Promise<void> => {
+    const read = once(peer, 'data');
+    c.write(bytes);
+    await read;
   };
   const stop = async (): Promise<void> => {
     for (const c of connections.splice(0)) c.socket.destroy();
@@ -168,33 +193,119 @@ describe('wire lane', () => {
   });
 
   it('serves a request whose head and body arrive in pieces', async () => {
-    const c = await connection();
+    const { c, peer } = await connectionWithPeer();
     const whole = post('/write', '{"split":"é"}');
     const bytes = Buffer.from(whole);
-    // Pieces cut inside the head's end and inside the two bytes of é.
+    // Pieces cut inside the head's end and inside the two bytes of é, each sent once the last is read.
     const cuts = [5, whole.indexOf('\r\n\r\n') + 2, bytes.length - 4];
     let from = 0;
-    for (const cut of [...cuts, bytes.length]) {
-      c.write(bytes.subarray(from, cut));
+    for (const cut of cuts) {
+      await writeAndRead(c, peer, bytes.subarray(from, cut));
       from = cut;
-      await sleep(15);
     }
+    c.write(bytes.subarray(from));
     const [answer] = await c.answers(1);
     assert.equal(answer && text(answer), '{"got":"{\\"split\\":\\"é\\"}"}');
     assert.equal(posted.length, 1);
     assert.equal(nodeRequests, 0);
   });
 
-  it('hands over a connection whose head takes longer than a second to arrive, so node:http times it out', async () => {
-    const c = await connection();
-    c.write('GET /value HTTP/1.1\r\n');
-    await sleep(1100);
-    c.write('Host: t\r\n');
-    await sleep(20);
-    c.write('\r\n');
-    const [answer] = await c.answers(1);
-    assert.equal(answer?.status, 200);
-    assert.equal(nodeRequests, 1);
+  describe('deadlines, as node:http keeps them', () => {
+    const DEADLINE_MS = 300;
+    /** Waits for a 408 and the end of the connection: how long after `since` the end came. */
+    const timedOut = async (c: RawConnection, since: number): Promise<number> => {
+      const [answer] = await c.answers(1, 5000);
+      assert.equal(answer?.status, 408);
+      assert.equal(answer && field(answer, 'connection'), 'close');
+      await c.closed();
+      return performance.now() - since;
+    };
+    /** Not before the deadline (it runs from the first byte the server read, after `since`), and within a check interval of it plus slack for a loaded machine. */
+    const onTime = (elapsed: number): void => {
+      assert.ok(elapsed >= DEADLINE_MS, `timed out after ${elapsed.toFixed(0)} ms, before the ${String(DEADLINE_MS)} ms deadline`);
+      assert.ok(elapsed < DEADLINE_MS + DEADLINE_CHECK_INTERVAL_MS + 1000, `timed out after ${elapsed.toFixed(0)} ms`);
+    };
+
+    it('answers 408 and closes a connection whose head stalls part-way (headersTimeout)', async () => {
+      await stop();
+      await start({ headersTimeoutMs: DEADLINE_MS });
+      const c = await connection();
+      const since = performance.now();
+      c.write('GET /value HTTP/1.1\r\nHo');
+      onTime(await timedOut(c, since));
+      assert.equal(nodeRequests, 0);
+      assert.equal(seen.length, 0);
+    });
+
+    it('the same for a head that trickles in a byte at a time', async () => {
+      await stop();
+      await start({ headersTimeoutMs: DEADLINE_MS });
+      const c = await connection();
+      const since = performance.now();
+      const head = get('/value');
+      let closed = false;
+      const ended = timedOut(c, since).finally(() => (closed = true));
+      // The client keeps sending (a byte every 20 ms, never the whole head) until it is cut off.
+      for (let i = 0; i < head.length - 2 && !closed; i++) {
+        c.write(head[i] ?? '');
+        await sleep(20);
+      }
+      onTime(await ended);
+      assert.equal(seen.length, 0);
+    });
+
+    it('answers 408 and closes a connection whose body stalls part-way (requestTimeout)', async () => {
+      await stop();
+      await start({ requestTimeoutMs: DEADLINE_MS });
+      const c = await connection();
+      const since = performance.now();
+      c.write(post('/write', '{"a":"long enough"}').slice(0, -5));
+      onTime(await timedOut(c, since));
+      assert.equal(posted.length, 0);
+      assert.equal(nodeRequests, 0);
+    });
+
+    it('times out a stalled request after others were served on the connection', async () => {
+      await stop();
+      await start({ headersTimeoutMs: DEADLINE_MS });
+      const c = await connection();
+      c.write(get('/value'));
+      await c.answers(1);
+      const since = performance.now();
+      c.write('GET /value HTTP/1.1\r\n');
+      onTime(await timedOut(c, since));
+    });
+
+    it('lets the server\'s clientError listener answer, as node:http does (Fastify answers its own 408)', async () => {
+      await stop();
+      await start({ headersTimeoutMs: DEADLINE_MS });
+      const errors: string[] = [];
+      server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+        errors.push(err.code ?? '');
+        socket.end('HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+      });
+      const c = await connection();
+      c.write('GET /value HTTP/1.1\r\n');
+      await timedOut(c, performance.now());
+      assert.deepEqual(errors, ['ERR_HTTP_REQUEST_TIMEOUT']);
+    });
+
+    it('does not time out a request that arrives whole in pieces, nor an idle connection', async () => {
+      await stop();
+      await start({ headersTimeoutMs: DEADLINE_MS, requestTimeoutMs: DEADLINE_MS });
+      const { c, peer } = await connectionWithPeer();
+      const whole = post('/write', '{"n":1}');
+      await writeAndRead(c, peer, whole.slice(0, 10));
+      await writeAndRead(c, peer, whole.slice(10, -2));
+      c.write(whole.slice(-2));
+      const [answer] = await c.answers(1);
+      assert.equal(answer?.status, 200);
+      // Idle past both deadlines: only the keep-alive timeout ends an idle connection.
+      await sleep(DEADLINE_MS + DEADLINE_CHECK_INTERVAL_MS * 2);
+      c.write(get('/value'));
+      const [later] = await c.answers(1);
+      assert.equal(later?.status, 200);
+    });
   });
 
   it('hands the connection to node:http at the first request not its own, after its own answers', async () => {
@@ -269,7 +380,7 @@ describe('wire lane', () => {
 
   it('closes a connection idle for the keep-alive timeout', async () => {
     await stop();
-    await start(100);
+    await start({ keepAliveTimeoutMs: 100 });
     const c = await connection();
     c.write(get('/value'));
     await c.answers(1);
@@ -278,39 +389,90 @@ describe('wire lane', () => {
     assert.ok(Date.now() - idleSince >= 90, 'not before the timeout');
   });
 
-  it('on close: ends idle connections now, busy ones after their answer, and hands every later request to node:http', async () => {
+  it('on close: ends idle connections and part-heads now, busy ones after their answer, lets a body finish, and hands every later request to node:http', async () => {
     const idle = await connection();
     idle.write(get('/value'));
     await idle.answers(1);
     const busy = await connection();
+    const slowStarted = new Promise<void>((resolve) => (slowCalled = resolve));
     busy.write(get('/slow'));
-    await sleep(5);
-    const halfway = await connection();
-    halfway.write('GET /value HTTP/1.1\r\n');
-    await sleep(5);
+    await slowStarted;
+    const halfHead = await connectionWithPeer();
+    await writeAndRead(halfHead.c, halfHead.peer, 'GET /value HTTP/1.1\r\n');
+    const halfBody = await connectionWithPeer();
+    const upload = post('/write', '{"in":"flight"}');
+    await writeAndRead(halfBody.c, halfBody.peer, upload.slice(0, -4));
     wire.close();
     await idle.closed();
+    // Part of a head is no request yet: nothing is owed, and it must not hold shutdown up.
+    await halfHead.c.closed();
     const [slow] = await busy.answers(1);
     assert.equal(slow && text(slow), 'slow');
     await busy.closed();
-    // A request that completes after close goes to node:http (Fastify answers it 503 in the app).
-    halfway.write('Host: t\r\n\r\n');
-    const [late] = await halfway.answers(1);
-    assert.ok(late);
-    assert.equal(late.status, 200);
-    assert.equal(field(late, 'connection'), 'keep-alive');
+    // A body under way is a request in flight: it is served, then the connection ends.
+    halfBody.c.write(upload.slice(-4));
+    const [uploaded] = await halfBody.c.answers(1);
+    assert.equal(uploaded && text(uploaded), '{"got":"{\\"in\\":\\"flight\\"}"}');
+    await halfBody.c.closed();
     const fresh = await connection();
     fresh.write(get('/elsewhere'));
     const [handed] = await fresh.answers(1);
     assert.equal(handed?.status, FALLBACK_STATUS);
   });
 
-  it('stops reading a client that does not read its answers, until it does', async () => {
+  it('ends its connections on node:http\'s closeIdleConnections() (idle ones) and closeAllConnections() (all)', async () => {
+    const idle = await connection();
+    idle.write(get('/value'));
+    await idle.answers(1);
+    const halfHead = await connectionWithPeer();
+    await writeAndRead(halfHead.c, halfHead.peer, 'GET /value HTTP/1.1\r\n');
+    server.closeIdleConnections();
+    await idle.closed();
+    // A request under way is not idle: it is still served.
+    halfHead.c.write('Host: t\r\n\r\n');
+    const [answer] = await halfHead.c.answers(1);
+    assert.equal(answer?.status, 200);
+    const busy = await connection();
+    const slowStarted = new Promise<void>((resolve) => (slowCalled = resolve));
+    busy.write(get('/slow'));
+    await slowStarted;
+    server.closeAllConnections();
+    await Promise.all([halfHead.c.closed(), busy.closed()]);
+  });
+
+  it('stands aside when node:http counts requests per connection (maxRequestsPerSocket)', async () => {
+    server.maxRequestsPerSocket = 2;
     const c = await connection();
+    c.write(get('/value') + get('/value'));
+    const answers = await c.answers(2);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [200, 200],
+    );
+    assert.equal(nodeRequests, 2, 'node:http parsed both');
+    assert.equal(answers[1] && field(answers[1], 'connection'), 'close');
+  });
+
+  it('gives handlers the client\'s address: the peer, or behind a trusted proxy the one X-Forwarded-For names', async () => {
+    const c = await connection();
+    c.write(get('/value') + get('/value', 'X-Forwarded-For: 198.51.100.7, 203.0.113.9\r\n') + post('/write', '{}', 'X-Forwarded-For: 2001:db8::1\r\n'));
+    await c.answers(3);
+    assert.deepEqual(
+      seen.map((r) => r.ip),
+      ['127.0.0.1', '203.0.113.9'],
+    );
+    assert.equal(posted[0]?.ip, '2001:db8::1');
+  });
+
+  it('stops reading a client that does not read its answers, until it does', async () => {
+    const { c, peer } = await connectionWithPeer();
     const count = 100;
     c.socket.pause();
     c.write(get('/big').repeat(count));
-    await sleep(100);
+    // The lane pauses the server's socket once its unsent answers pass the high-water mark.
+    const deadline = Date.now() + 5000;
+    while (!peer.isPaused() && Date.now() < deadline) await sleep(5);
+    assert.ok(peer.isPaused(), 'the lane stopped reading');
     assert.ok(bigServed < count, `stopped after ${String(bigServed)} of ${String(count)} answers of 256 KiB`);
     c.socket.resume();
     const answers = await c.answers(count, 10_000);
