@@ -1,5 +1,5 @@
 /**
- * Reads an HTTP/1.1 request head, strictly: only the narrow, unambiguous form the wire lane
+ * Reads an HTTP/1.1 request head, strictly: only the narrow, unambiguous form the socket lane
  * serves itself. Anything outside it is not an error here but "not mine": the connection goes
  * to node:http, whose parser (llhttp) answers it or refuses it with its own status. So this
  * reader never has to be as complete as llhttp, only never more lenient. That is what keeps
@@ -8,7 +8,7 @@
  * digits) makes the head unsupported.
  */
 
-/** A request head the wire lane can serve. */
+/** A request head the socket lane can serve. */
 export interface RequestHead {
   readonly method: 'GET' | 'POST';
   /** The request target as sent: an absolute path, then an optional `?query`. */
@@ -26,7 +26,7 @@ export interface RequestHead {
 
 /** The head has not all arrived yet. */
 export const INCOMPLETE = 0;
-/** The head is not one the wire lane serves: node:http must read it. */
+/** The head is not one the socket lane serves: node:http must read it. */
 export const UNSUPPORTED = 1;
 
 export type HeadReading = RequestHead | typeof INCOMPLETE | typeof UNSUPPORTED;
@@ -51,7 +51,7 @@ const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A Content-Length: digits, with spaces around at most (llhttp refuses a tab there). */
 const CONTENT_LENGTH = /^ *[0-9]{1,15} *$/;
 
-/** Fields whose presence means framing or semantics the wire lane leaves to node:http. */
+/** Fields whose presence means framing or semantics the socket lane leaves to node:http. */
 const NOT_MINE = new Set(['transfer-encoding', 'upgrade', 'expect', 'te', 'trailer']);
 
 const isBlank = (code: number): boolean => code === 0x20 || code === 0x09;
@@ -66,7 +66,7 @@ const mayBecomeMine = (bytes: Buffer): boolean => {
 
 /**
  * Reads the request head at the start of `bytes`. {@link INCOMPLETE} when its end has not
- * arrived (and it could still be short enough); {@link UNSUPPORTED} when it is not one the wire
+ * arrived (and it could still be short enough); {@link UNSUPPORTED} when it is not one the socket
  * lane serves; else the head.
  */
 export const readRequestHead = (bytes: Buffer): HeadReading => {

@@ -51,7 +51,7 @@ describe('socket lane', () => {
   let posted: BodyAnswerRequest[];
   let bigServed: number;
   let fallbackServed: number;
-  /** Requests node:http parsed: those of connections the wire lane handed over. */
+  /** Requests node:http parsed: those of connections the socket lane handed over. */
   let nodeRequests: number;
   const connections: RawConnection[] = [];
 
@@ -148,8 +148,8 @@ describe('socket lane', () => {
     assert.equal(nodeRequests, 0);
   });
 
-  it('writes the same bytes as node:http with the fast lane, Date aside', async () => {
-    // `Trailer` is a field the wire lane leaves to node:http, and that changes nothing else.
+  it('writes the same bytes as node:http with the node lane, Date aside', async () => {
+    // `Trailer` is a field the socket lane leaves to node:http, and that changes nothing else.
     const viaNode = 'Trailer: x\r\n';
     const cases: [string, string][] = [
       [get('/value'), get('/value', viaNode)],
@@ -317,7 +317,7 @@ describe('socket lane', () => {
       [200, FALLBACK_STATUS, 200],
     );
     assert.equal(answers[0] && text(answers[0]), 'slow');
-    // node:http keeps the connection, and its fast lane serves the lane routes on it.
+    // node:http keeps the connection, and its node lane serves the lane routes on it.
     c.write(post('/write', '{}'));
     const [later] = await c.answers(1);
     assert.equal(later?.status, 200);
@@ -340,7 +340,7 @@ describe('socket lane', () => {
       c.write(request);
       await c.answers(1);
     }
-    // The HTTP/1.0 GET is the fast lane's on node:http; it leaves the rest (chunked included) to Fastify.
+    // The HTTP/1.0 GET is the node lane's on node:http; it leaves the rest (chunked included) to Fastify.
     assert.equal(fallbackServed, requests.length - 1);
     assert.equal(seen.length, 1);
     assert.equal(posted.length, 0);
@@ -496,7 +496,7 @@ describe('socket lane', () => {
     const broken = await connection();
     broken.write(get('/broken'));
     await broken.closed();
-    assert.ok(logger.messages.includes('wire lane could not write an answer'));
+    assert.ok(logger.messages.includes('socket lane could not write an answer'));
     const fine = await connection();
     fine.write(get('/value'));
     const [answer] = await fine.answers(1);

@@ -232,7 +232,7 @@ export const createSocketLane = (opts: SocketLaneOptions): SocketLane => {
 
   const batch = createTurnBatch(writeAnswer, (err, c: Connection, route: LaneRoute) => {
     // Only a bug in writing could land here; the other answers of the batch still go out.
-    opts.logger.error({ err, route: route.route }, 'wire lane could not write an answer');
+    opts.logger.error({ err, route: route.route }, 'socket lane could not write an answer');
     c.socket.destroy();
   });
 

@@ -17,8 +17,8 @@ const routeHeaders = (headers: Record<string, unknown>): Record<string, string> 
 };
 
 /**
- * A GET with `Connection: close` (no agent), which the wire lane leaves to node:http: the way to
- * reach the fast lane on node:http's request objects.
+ * A GET with `Connection: close` (no agent), which the socket lane leaves to node:http: the way to
+ * reach the node lane, on node:http's request objects.
  */
 const getThroughNodeHttp = (url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> =>
   new Promise((resolve, reject) => {
@@ -33,15 +33,16 @@ const getThroughNodeHttp = (url: string, headers: Record<string, string>): Promi
   });
 
 /**
- * The wire lane (keep-alive requests, as undici sends them) and the fast lane on node:http (the
- * `Connection: close` ones) answer GET /cache, /storage, /event and /vtrack without Fastify, which
- * keeps serving the same paths for HEAD, trailing slashes and access logs, and `inject` in tests.
- * Each request below is sent every way and must get the same status, headers and bytes.
+ * The socket lane (keep-alive requests, as undici sends them) and the node lane on node:http (the
+ * `Connection: close` ones) answer GET /cache, /storage, /event, /vtrack and /status without
+ * Fastify, which keeps serving the same paths for HEAD, trailing slashes and access logs, and
+ * `inject` in tests. Each request below is sent every way and must get the same status, headers
+ * and bytes.
  */
 // Non-ASCII in stored values: both ways must send their UTF-8 bytes unchanged.
 const XML_VALUE = '<VAST version="3.0"><AdTitle>Café 😀 — ünï</AdTitle></VAST>';
 
-describe('the wire lane, the fast lane and Fastify answer alike', () => {
+describe('the socket lane, the node lane and Fastify answer alike', () => {
   let app: TestApp;
   let base: string;
   let stored: { xml: string; json: string };
@@ -89,6 +90,8 @@ describe('the wire lane, the fast lane and Fastify answer alike', () => {
     ['/event?t=imp&b=bid1&a=acct&bidder=rubicon&x=0', {}],
     ['/event?t=won&a=acct&f=q&ts=soon', {}],
     ['/event?t=win&b=bid1&a=quiet&bidder=rubicon', { origin: 'https://pub.example' }],
+    ['/status', {}],
+    ['/status', { origin: 'https://pub.example' }],
   ];
 
   it('sends stored non-ASCII values as their UTF-8 bytes', async () => {

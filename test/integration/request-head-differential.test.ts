@@ -9,7 +9,7 @@ import { prng } from '../support/prng.js';
 import { openRaw } from '../support/raw-http.js';
 
 /**
- * The wire lane's reader must never read a request differently from node:http's parser (llhttp):
+ * The socket lane's reader must never read a request differently from node:http's parser (llhttp):
  * a head it accepts must be one llhttp accepts too, with the same method, target, fields and
  * body length, or the two could disagree on where a request ends (request smuggling). Requests
  * below are valid ones with random bytes inserted, replaced or removed; every mutant the reader
@@ -45,7 +45,7 @@ interface SeenByNode {
   bodyBytes: number;
 }
 
-describe('the wire lane reads a request head as node:http does', () => {
+describe('the socket lane reads a request head as node:http does', () => {
   let server: Server;
   let port: number;
   before(async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { request as httpRequest } from 'undici';
 import type { AppOverrides } from '../../src/app.js';
+import type { LanesSetting } from '../../src/http/server.js';
 import { buildTestApp } from './app.js';
 import { startMockBidder } from './mock-bidder.js';
 import type { MockBidder, MockBidderSpec } from './mock-bidder.js';
@@ -61,17 +62,29 @@ export interface FixtureRunOptions {
   /** Rewrites each fixture's merged config, e.g. to move memory applications to Redis. */
   readonly transformConfig?: (config: Record<string, unknown>) => Record<string, unknown>;
   readonly label?: string;
+  /**
+   * The `server.lanes` values to run every fixture under, each as its own suite: the same
+   * requests must get the same answers whichever path serves them. Default: all of them.
+   */
+  readonly lanes?: readonly LanesSetting[];
 }
+
+/** Every `server.lanes` value: the socket and node lanes, the node lane alone, Fastify alone. */
+export const ALL_LANES: readonly LanesSetting[] = ['all', 'node', 'off'];
 
 /**
  * Runs every `*.json` fixture in `dir` as one test, each against a fresh app listening on
- * 127.0.0.1: requests go over a real socket, so the fast lane serves what it would in production
- * and Fastify the rest.
+ * 127.0.0.1, once for each `server.lanes` value: requests go over a real socket, so the lanes
+ * serve what they would in production and Fastify the rest.
  */
 export const runFixtureDir = (dir: string, opts: FixtureRunOptions = {}): void => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
   assert.ok(files.length > 0, `no fixtures in ${dir}`);
-  describe(`fixtures in ${dir}${opts.label ? ` (${opts.label})` : ''}`, () => {
+  for (const lanes of opts.lanes ?? ALL_LANES) describeFixtures(dir, files, lanes, opts);
+};
+
+const describeFixtures = (dir: string, files: readonly string[], lanes: LanesSetting, opts: FixtureRunOptions): void => {
+  describe(`fixtures in ${dir}${opts.label ? ` (${opts.label})` : ''}, server.lanes: ${lanes}`, () => {
     for (const file of files) {
       const fixture = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Fixture;
       it(`${file}: ${fixture.description}`, async () => {
@@ -80,7 +93,7 @@ export const runFixtureDir = (dir: string, opts: FixtureRunOptions = {}): void =
         try {
           for (const [name, spec] of Object.entries(fixture.bidders ?? {})) bidders.set(name, await startMockBidder(spec));
           const withUrls = <T>(value: T): T => substituteBidderUrls(value, bidders);
-          const merged = deepMerge(opts.baseConfig?.() ?? {}, withUrls(fixture.config ?? {}));
+          const merged = deepMerge(deepMerge({ server: { lanes } }, opts.baseConfig?.() ?? {}), withUrls(fixture.config ?? {}));
           const config = opts.transformConfig ? opts.transformConfig(merged) : merged;
           const app = await buildTestApp(config, opts.overrides?.() ?? {});
           try {
