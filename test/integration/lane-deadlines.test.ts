@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
 import type { LanesSetting } from '../../src/http/server.js';
@@ -115,6 +116,28 @@ for (const lanes of ALL_LANES) {
     });
   });
 }
+
+describe('shutdown', () => {
+  it('is not held up by a connection holding half a head on the socket lane (SIGINT and SIGTERM call close)', async () => {
+    const app = await buildTestApp();
+    await app.server.listen({ host: '127.0.0.1', port: 0 });
+    const server = app.server.server;
+    const accepted = once(server, 'connection') as Promise<[Socket]>;
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    client.on('error', () => undefined);
+    const clientClosed = once(client, 'close');
+    const [peer] = await accepted;
+    // Waits until the server has read the half head (the lane's listener runs first).
+    const read = once(peer, 'data');
+    client.write('GET /cache?uuid=abc HTTP/1.1\r\nHo');
+    await read;
+    const startedAt = performance.now();
+    await app.close();
+    await clientClosed;
+    // Before, the lane kept it until the keep-alive timeout: shutdown ran into shutdown_timeout_ms.
+    assert.ok(performance.now() - startedAt < 1000, `closed after ${(performance.now() - startedAt).toFixed(0)} ms`);
+  });
+});
 
 describe('deadline settings', () => {
   it('default to node:http\'s own (60 s for a head, 300 s for a request), checked every 250 ms', async () => {
