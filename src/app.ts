@@ -51,6 +51,7 @@ import { createAccountResolver } from './stored/account.js';
 import { createStoredDataSources, migrateStoredData } from './stored/backends/stored-data.js';
 import { createVtrackService } from './vtrack/vtrack-service.js';
 import { createPrivacyFromConfig } from './privacy/backends/privacy-setup.js';
+import { parseBoundedJson } from './core/bounded-json.js';
 
 /** Replaceable collaborators, for tests; production uses the defaults. */
 export interface AppOverrides {
@@ -334,10 +335,10 @@ const auctionAccountOf = (account: Account): AuctionAccount => {
   return view;
 };
 
-/** Request bodies as JSON: a syntax error is the caller's (400). */
+/** Request bodies as JSON: a syntax error or nesting past MAX_JSON_DEPTH is the caller's (400). */
 const parseRequestJson = (text: string): unknown => {
   try {
-    return JSON.parse(text) as unknown;
+    return parseBoundedJson(text);
   } catch (err) {
     throw new AppError(ErrorCode.BAD_REQUEST, `Invalid request format: ${(err as Error).message}`);
   }

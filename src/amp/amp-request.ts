@@ -1,5 +1,6 @@
 import type { BidRequest, Format, Imp, Open } from '../openrtb/types.js';
 import type { AmpQuery } from './amp-query.js';
+import { JsonTooDeepError, parseBoundedJson } from '../core/bounded-json.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -66,10 +67,13 @@ const applyConsent = (request: BidRequest, q: AmpQuery, warnings: string[]): voi
 const targetingData = (text: string | undefined, warnings: string[]): Open | undefined => {
   if (text === undefined) return undefined;
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = parseBoundedJson(text);
     if (isObject(parsed)) return parsed;
-  } catch {
-    // reported below
+  } catch (err) {
+    if (err instanceof JsonTooDeepError) {
+      warnings.push(`targeting: ${err.message}; ignored`);
+      return undefined;
+    }
   }
   warnings.push('targeting: not a JSON object; ignored');
   return undefined;

@@ -1,6 +1,7 @@
 import type { Bid, BidResponse, Imp, MediaType } from '../openrtb/types.js';
 import { badServerResponse } from './adapter.js';
 import type { BidderError, BidderResponse, TypedBid } from './adapter.js';
+import { parseBoundedJson } from '../core/bounded-json.js';
 
 const MTYPE: Readonly<Record<number, MediaType>> = { 1: 'banner', 2: 'video', 3: 'audio', 4: 'native' };
 
@@ -39,7 +40,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export const readOpenRtbBids = (body: string, imps: readonly Imp[]): { response?: BidderResponse; errors: BidderError[] } => {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body);
+    parsed = parseBoundedJson(body);
   } catch (err) {
     return { errors: [badServerResponse(`Bad server response: ${(err as Error).message}`)] };
   }

@@ -2,6 +2,7 @@ import { AppError, ErrorCode } from '../core/app-error.js';
 import { rawPutValues } from './raw-put-values.js';
 import { STORAGE_KEY_PREFIX, isReservedKey } from './reserved-keys.js';
 import type { ValueType } from './stored-value.js';
+import { JsonTooDeepError, parseBoundedJson } from '../core/bounded-json.js';
 
 /** The request limits of `/cache` (config `cache.request_limits`). */
 export interface CacheLimits {
@@ -44,9 +45,9 @@ export const parsePutRequest = (body: string, limits: CacheLimits): CachePut[] =
   if (body.trim() === '') fail('Request body is empty.');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body);
+    parsed = parseBoundedJson(body);
   } catch (err) {
-    fail(`Request body is not valid JSON: ${(err as Error).message}`);
+    fail(err instanceof JsonTooDeepError ? `Request body is refused: ${err.message}.` : `Request body is not valid JSON: ${(err as Error).message}`);
   }
   const puts = isObject(parsed) ? parsed.puts : undefined;
   if (!Array.isArray(puts)) return fail('Request body must be a JSON object with a "puts" array.');

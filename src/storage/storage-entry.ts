@@ -1,4 +1,5 @@
 import { AppError, ErrorCode } from '../core/app-error.js';
+import { JsonTooDeepError, parseBoundedJson } from '../core/bounded-json.js';
 
 /** The data formats a storage entry may declare; stored and answered in lower case. */
 export const STORAGE_TYPES = ['json', 'xml', 'text'] as const;
@@ -28,9 +29,9 @@ export const parseStorageEntry = (body: string, limits: StorageLimits): StorageE
   if (body.trim() === '') throw new AppError(ErrorCode.BAD_REQUEST, 'Request body is empty.');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body);
+    parsed = parseBoundedJson(body);
   } catch (err) {
-    throw new AppError(ErrorCode.BAD_REQUEST, `Request body is not valid JSON: ${(err as Error).message}`);
+    throw new AppError(ErrorCode.BAD_REQUEST, err instanceof JsonTooDeepError ? `Request body is refused: ${err.message}.` : `Request body is not valid JSON: ${(err as Error).message}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new AppError(ErrorCode.BAD_REQUEST, 'Request body must be a JSON object with key, value, type and application.');

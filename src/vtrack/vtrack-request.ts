@@ -1,4 +1,5 @@
 import { AppError, ErrorCode } from '../core/app-error.js';
+import { JsonTooDeepError, parseBoundedJson } from '../core/bounded-json.js';
 
 /** One validated `/vtrack` put. */
 export interface TrackPut {
@@ -58,9 +59,9 @@ export const parseTrackRequest = (account: string | undefined, body: string): { 
     problems.push('Request body is empty.');
   } else {
     try {
-      parsed = JSON.parse(body);
+      parsed = parseBoundedJson(body);
     } catch (err) {
-      problems.push(`Request body is not valid JSON: ${(err as Error).message}`);
+      problems.push(err instanceof JsonTooDeepError ? `Request body is refused: ${err.message}.` : `Request body is not valid JSON: ${(err as Error).message}`);
     }
   }
   const rawPuts = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as { puts?: unknown }).puts : undefined;

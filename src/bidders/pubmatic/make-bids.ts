@@ -2,6 +2,7 @@ import type { Bid, MediaType } from '../../openrtb/types.js';
 import { badInput, badServerResponse } from '../adapter.js';
 import type { BidderError, BidderResponse, ResponseData, TypedBid } from '../adapter.js';
 import { rawMember } from './json-raw.js';
+import { parseBoundedJson } from '../../core/bounded-json.js';
 
 const MTYPES: Readonly<Record<number, MediaType>> = { 1: 'banner', 2: 'video', 3: 'audio', 4: 'native' };
 
@@ -127,7 +128,7 @@ export const makeBids = (response: ResponseData): { response?: BidderResponse; e
 
   let body: unknown;
   try {
-    body = JSON.parse(response.body);
+    body = parseBoundedJson(response.body);
   } catch (err) {
     return { errors: [badServerResponse(`Bad server response: ${(err as Error).message}`)] };
   }
