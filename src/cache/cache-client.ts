@@ -1,4 +1,4 @@
-import type { CachedValue, InternalCacheLimits } from './cache-service.js';
+import type { CachedValue } from './cache-service.js';
 import type { CachePutInput } from './put-request.js';
 import { AppError, ErrorCode } from '../core/app-error.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
