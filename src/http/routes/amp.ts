@@ -7,11 +7,20 @@ import type { HttpServer } from '../server.js';
  * `GET /openrtb2/amp`. AMP's CORS for credentialed requests: the page's origin is echoed in
  * `AMP-Access-Control-Allow-Source-Origin` (from `__amp_source_origin`, else the Origin) and
  * exposed to the AMP runtime; they are set before anything can fail, so errors carry them too.
+ * A value that is not an origin (a path, bytes a header cannot carry) is not echoed: echoing it
+ * would let a page's query string write into the answer's headers.
  */
+/** `value` when it is a serialized origin (`scheme://host[:port]`), else undefined. */
+const asOrigin = (value: string | undefined): string | undefined => {
+  if (value === undefined || !URL.canParse(value)) return undefined;
+  const origin = new URL(value).origin;
+  return origin === value && origin !== 'null' ? origin : undefined;
+};
+
 export const ampRoutes = (server: HttpServer, opts: { amp: AmpService }): void => {
   server.fastify.get('/openrtb2/amp', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
-    const sourceOrigin = firstParam(q.__amp_source_origin) ?? req.headers.origin;
+    const sourceOrigin = asOrigin(firstParam(q.__amp_source_origin)) ?? asOrigin(req.headers.origin);
     if (sourceOrigin !== undefined) void reply.header('amp-access-control-allow-source-origin', sourceOrigin);
     void reply.header('access-control-expose-headers', 'AMP-Access-Control-Allow-Source-Origin');
     const { query, warnings } = readAmpQuery((name) => {
