@@ -1,0 +1,199 @@
+// Property-based fuzzing of every endpoint over real sockets: generated hostile bodies, query
+// strings and headers must never get a 5xx, crash the server or lose the connection without an
+// answer. Fixed seed and run count, so CI runs the same cases every time; a failure prints the
+// smallest request fast-check shrank it to.
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import type { TestApp } from '../support/app.js';
+import { buildTestApp } from '../support/app.js';
+import type { MockBidder } from '../support/mock-bidder.js';
+import { startMockBidder } from '../support/mock-bidder.js';
+
+const SEED = 20261124;
+const RUNS_PER_ENDPOINT = 60;
+const ANSWER_TIMEOUT_MS = 5000;
+
+interface RawRequest {
+  readonly method: 'GET' | 'POST';
+  readonly target: string;
+  readonly headers: readonly (readonly [string, Buffer])[];
+  readonly body?: Buffer;
+}
+
+/** Sends one request on a fresh keep-alive connection; resolves with the status once the whole answer is in. */
+const send = (port: number, req: RawRequest): Promise<{ status: number; head: string }> =>
+  new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${ANSWER_TIMEOUT_MS} ms`));
+    }, ANSWER_TIMEOUT_MS);
+    const done = (err: Error | undefined, value?: { status: number; head: string }): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      if (err) reject(err);
+      else resolve(value!);
+    };
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const all = Buffer.concat(chunks);
+      const headEnd = all.indexOf('\r\n\r\n');
+      if (headEnd === -1) return;
+      const head = all.subarray(0, headEnd).toString('latin1');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+      const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+      const bodyBytes = all.length - headEnd - 4;
+      const chunked = /\r\ntransfer-encoding: *chunked/i.test(head);
+      if ((length && bodyBytes >= Number(length[1])) || (chunked && all.subarray(-5).toString() === '0\r\n\r\n') || (!length && !chunked && (status === 204 || status === 304))) done(undefined, { status, head });
+    });
+    socket.on('end', () => {
+      const all = Buffer.concat(chunks);
+      const head = all.toString('latin1', 0, Math.max(0, all.indexOf('\r\n\r\n')));
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+      done(Number.isNaN(status) ? new Error(`connection closed without an answer (${all.length} bytes read)`) : undefined, { status, head });
+    });
+    socket.on('error', (err) => done(err));
+    const lines = [`${req.method} ${req.target} HTTP/1.1`, 'host: 127.0.0.1', 'connection: keep-alive'];
+    const parts: Buffer[] = [Buffer.from(lines.join('\r\n') + '\r\n', 'latin1')];
+    for (const [name, value] of req.headers) parts.push(Buffer.from(`${name}: `, 'latin1'), value, Buffer.from('\r\n', 'latin1'));
+    if (req.body !== undefined) parts.push(Buffer.from(`content-length: ${req.body.length}\r\n`, 'latin1'));
+    parts.push(Buffer.from('\r\n', 'latin1'));
+    if (req.body !== undefined) parts.push(req.body);
+    socket.write(Buffer.concat(parts));
+  });
+
+/** Percent-encodes every byte of a string's UTF-8 form (lone surrogates become U+FFFD, as browsers send them). */
+const encodeBytes = (s: string): string => [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+
+const nasty = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('', ' ', '%', '%zz', '%E0%A4%A', '%00', '\u0000', '__proto__', 'constructor', '1e999999', '-0', '9'.repeat(400), '[]', '{}', 'null', 'true', '\ud800', '../../etc/passwd'),
+);
+
+/** Removes what node:http refuses in a request target before any route sees it: spaces and control characters. */
+const dropSpacesAndControls = (s: string): string => [...s].filter((c) => c.charCodeAt(0) > 0x20 && c.charCodeAt(0) !== 0x7f).join('');
+
+const queryString = (names: readonly string[]) =>
+  fc
+    .array(fc.tuple(fc.oneof(fc.constantFrom(...names), nasty), fc.oneof(nasty, fc.string({ maxLength: 20 }))), { maxLength: 8 })
+    .chain((pairs) =>
+      fc.oneof(
+        fc.constant(pairs.map(([k, v]) => `${encodeBytes(k)}=${encodeBytes(v)}`).join('&')),
+        // Raw, unencoded bytes that a careless client may put in a URL (still no spaces or controls, which node:http rejects at the socket).
+        fc.constant(pairs.map(([k, v]) => dropSpacesAndControls(`${k}=${v}`)).join('&')),
+      ),
+    );
+
+/** JSON nested `depth` levels, as arrays or objects. */
+const deepJsonText = (min: number, max: number) => fc.tuple(fc.integer({ min, max }), fc.boolean()).map(([depth, arrays]) => (arrays ? '['.repeat(depth) + ']'.repeat(depth) : '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)));
+const deepJson = deepJsonText(90, 20_000);
+
+const hostileValue = fc.oneof(
+  { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
+  // Parsed values stay shallow enough for fast-check to print and shrink them; deeper ones go as text below.
+  { weight: 1, arbitrary: deepJsonText(90, 400).map((text) => JSON.parse(text) as unknown) },
+  { weight: 1, arbitrary: nasty },
+);
+
+/** A body that is JSON text of a given shape with hostile parts, or not JSON at all. */
+const body = (shapes: fc.Arbitrary<unknown>) =>
+  fc.oneof(
+    { weight: 4, arbitrary: shapes.map((v) => Buffer.from(JSON.stringify(v) ?? 'null', 'utf8')) },
+    { weight: 1, arbitrary: deepJson.map((t) => Buffer.from(t)) },
+    { weight: 1, arbitrary: shapes.chain((v) => fc.nat().map((n) => Buffer.from((JSON.stringify(v) ?? '').slice(0, n % 200)))) },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)) },
+    { weight: 1, arbitrary: fc.constantFrom('{"puts":[{"type":"json","value":1,"__proto__":{"x":1}}]}', '{"a":1,"a":2}', '{"puts":"\\ud800"}', '\ufeff{}', '{"puts":[{"type":"xml","value":"\\ud83d"}]}').map((t) => Buffer.from(t)) },
+  );
+
+const headerValue = fc.oneof(
+  fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 60 }).map((s) => Buffer.from(s, 'latin1')),
+  fc.uint8Array({ maxLength: 40 }).map((a) => Buffer.from(a.filter((b) => b >= 0x20 && b !== 0x7f))),
+);
+const headers = fc.array(fc.tuple(fc.constantFrom('origin', 'content-type', 'user-agent', 'x-forwarded-for', 'sec-gpc', 'x-svc-api-key', 'cookie', 'accept-encoding', 'x-whatever'), headerValue), { maxLength: 5 });
+
+const put = fc.record({ type: fc.oneof(fc.constantFrom('xml', 'json'), hostileValue), value: hostileValue, ttlseconds: fc.oneof(fc.integer(), hostileValue), key: fc.option(hostileValue) }, { requiredKeys: [] });
+const trackPut = fc.record({ type: fc.oneof(fc.constant('xml'), hostileValue), value: fc.oneof(fc.constant('<VAST version="3.0"><Ad><InLine></InLine></Ad></VAST>'), hostileValue), bidid: hostileValue, bidder: hostileValue, aid: hostileValue, timestamp: hostileValue, ttlseconds: hostileValue }, { requiredKeys: [] });
+const openRtb = fc.record(
+  {
+    id: hostileValue,
+    site: fc.oneof(fc.constant({ page: 'https://p.example/', publisher: { id: 'pub' } }), hostileValue),
+    imp: fc.oneof(fc.constant([{ id: '1', banner: { format: [{ w: 300, h: 250 }] }, ext: { prebid: { bidder: { alpha: {} } } } }]), fc.array(fc.record({ id: hostileValue, banner: hostileValue, video: hostileValue, ext: fc.oneof(fc.constant({ prebid: { bidder: { alpha: {} } } }), hostileValue) }, { requiredKeys: [] }), { maxLength: 3 })),
+    tmax: hostileValue,
+    cur: hostileValue,
+    regs: hostileValue,
+    user: hostileValue,
+    device: hostileValue,
+    ext: fc.oneof(fc.constant({ prebid: { targeting: {}, cache: { bids: {} } } }), hostileValue),
+  },
+  { requiredKeys: ['site', 'imp'] },
+);
+
+interface Endpoint {
+  readonly name: string;
+  readonly request: fc.Arbitrary<RawRequest>;
+}
+
+const endpoints: readonly Endpoint[] = [
+  { name: 'POST /cache', request: fc.record({ method: fc.constant('POST' as const), target: fc.constant('/cache'), headers, body: body(fc.record({ puts: fc.oneof(fc.array(put, { maxLength: 12 }), hostileValue) }, { requiredKeys: [] })) }) },
+  { name: 'GET /cache', request: fc.record({ method: fc.constant('GET' as const), target: queryString(['uuid', 'ch']).map((q) => `/cache?${q}`), headers }) },
+  { name: 'POST /vtrack', request: fc.record({ method: fc.constant('POST' as const), target: queryString(['a']).map((q) => `/vtrack?a=acc&${q}`), headers, body: body(fc.record({ puts: fc.oneof(fc.array(trackPut, { maxLength: 4 }), hostileValue) }, { requiredKeys: [] })) }) },
+  { name: 'GET /event', request: fc.record({ method: fc.constant('GET' as const), target: queryString(['t', 'b', 'a', 'bidder', 'f', 'ts', 'x', 'int', 'aid']).map((q) => `/event?t=win&b=b&a=acc&bidder=x&${q}`), headers }) },
+  { name: 'POST /storage', request: fc.record({ method: fc.constant('POST' as const), target: fc.constant('/storage'), headers: headers.map((h) => [...h, ['x-svc-api-key', Buffer.from('fuzz-key')] as const]), body: body(fc.record({ key: hostileValue, value: hostileValue, type: fc.oneof(fc.constantFrom('json', 'xml', 'text'), hostileValue), application: fc.oneof(fc.constant('fuzzapp'), hostileValue), ttlseconds: hostileValue }, { requiredKeys: [] })) }) },
+  { name: 'GET /storage', request: fc.record({ method: fc.constant('GET' as const), target: queryString(['application', 'key', 'a', 'k']).map((q) => `/storage?${q}`), headers: headers.map((h) => [...h, ['x-svc-api-key', Buffer.from('fuzz-key')] as const]) }) },
+  { name: 'POST /openrtb2/auction', request: fc.record({ method: fc.constant('POST' as const), target: fc.constant('/openrtb2/auction'), headers, body: body(openRtb) }) },
+  {
+    name: 'GET /openrtb2/amp',
+    request: fc.record({
+      method: fc.constant('GET' as const),
+      target: queryString(['tag_id', 'w', 'h', 'ow', 'oh', 'ms', 'curl', 'slot', 'timeout', 'targeting', 'gdpr_consent', 'consent_string', 'consent_type', 'gdpr_applies', 'addtl_consent', 'account', 'debug', '__amp_source_origin']).chain((q) =>
+        fc.oneof(fc.constant(`/openrtb2/amp?tag_id=banner-1&${q}`), deepJson.map((t) => `/openrtb2/amp?tag_id=banner-1&targeting=${encodeURIComponent(t.slice(0, 6000))}&${q}`)),
+      ),
+      headers,
+    }),
+  },
+];
+
+for (const lanes of ['all', 'off'] as const) {
+  describe(`hostile requests to every endpoint (server.lanes: ${lanes})`, () => {
+    let app: TestApp;
+    let bidder: MockBidder;
+    let port: number;
+
+    before(async () => {
+      bidder = await startMockBidder({ body: { id: 'r', seatbid: [{ bid: [{ id: 'b', impid: '1', price: 1, adm: '<div/>', crid: 'c', w: 300, h: 250 }] }] } });
+      app = await buildTestApp({
+        server: { lanes },
+        api: { 'api-key': 'fuzz-key' },
+        storage: { memory: { fuzzapp: {} } },
+        adapters: { alpha: { adapter: 'generic', endpoint: bidder.url } },
+        stored_requests: { filesystem: { directory: 'test/fixtures/amp-stored/requests' } },
+        auction: { default_timeout_ms: 300 },
+      });
+      port = Number(new URL(await app.server.listen({ host: '127.0.0.1', port: 0 })).port);
+    });
+    after(async () => {
+      await app.close();
+      await bidder.close();
+    });
+
+    for (const endpoint of endpoints) {
+      it(`${endpoint.name}: never a 5xx, never a connection closed without an answer`, async () => {
+        await fc.assert(
+          fc.asyncProperty(endpoint.request, async (req) => {
+            const { status, head } = await send(port, req);
+            assert.ok(status >= 200 && status < 500, `answered ${status}: ${head.split('\r\n')[0]}`);
+          }),
+          { seed: SEED, numRuns: RUNS_PER_ENDPOINT, endOnFailure: true },
+        );
+      });
+    }
+
+    it('is still serving after all of it', async () => {
+      const { status } = await send(port, { method: 'GET', target: '/status', headers: [] });
+      assert.equal(status, 204);
+    });
+  });
+}
