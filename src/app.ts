@@ -312,7 +312,6 @@ const auctionCacheLimits = (config: Config): InternalCacheLimits => ({
 /** The adapters this build ships, by the name `adapters.<code>.adapter` uses. */
 const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = { generic: genericAdapter, pubmatic: pubmaticAdapter };
 
-/** The settings of an account the exchange uses. */
 /**
  * The exchange's view of an account. The resolver answers the same object for as long as an
  * account's settings are unchanged, so the view is computed once per account, not per auction.
