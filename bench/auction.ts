@@ -6,9 +6,13 @@ import { compare } from './lib/compare.js';
 import { runLoad } from './lib/load.js';
 import type { CompareOptions, ComparisonResult } from './lib/compare.js';
 import { referenceLoads, startOpenbid, startReferences } from './lib/servers.js';
+import type { BenchServer, References } from './lib/servers.js';
+import { allConsent, VENDOR_LIST_FILE } from '../test/support/consent-strings.js';
 import { freePort, waitFor } from '../test/support/ports.js';
 
 const BIDDERS = ['alpha', 'beta', 'gamma'];
+/** The bidders' GVL vendor ids in the test vendor list, so a TCF string can allow all three. */
+const VENDOR_IDS = [10, 20, 30];
 
 /** The bidders' process: three OpenRTB bidders answering at once, on ports of their own. */
 const startBidders = async (): Promise<{ urls: string[]; stop: () => void }> => {
@@ -66,51 +70,51 @@ const openRtbBench: AuctionBench = {
   },
 };
 
+const AMP_PATH = '/openrtb2/amp?tag_id=bench-amp&w=300&h=250&curl=https%3A%2F%2Fnews.example%2Famp-article&timeout=1000';
+
+const checkAmp = (status: number, answer: unknown): void => {
+  const t = (answer as { targeting?: Record<string, string> }).targeting ?? {};
+  if (status !== 200 || t.hb_cache_id === undefined || t.hb_bidder === undefined) throw new Error(`/openrtb2/amp answered ${status}: ${JSON.stringify(answer).slice(0, 500)}`);
+};
+
 const ampBench: AuctionBench = {
   name: 'GET /openrtb2/amp 3 bidders, cached, stored request from memory',
-  path: '/openrtb2/amp?tag_id=bench-amp&w=300&h=250&curl=https%3A%2F%2Fnews.example%2Famp-article&timeout=1000',
+  path: AMP_PATH,
   method: 'GET',
-  check: (status, answer) => {
-    const t = (answer as { targeting?: Record<string, string> }).targeting ?? {};
-    if (status !== 200 || t.hb_cache_id === undefined || t.hb_bidder === undefined) throw new Error(`/openrtb2/amp answered ${status}: ${JSON.stringify(answer).slice(0, 500)}`);
-  },
+  check: checkAmp,
 };
 
 /**
- * An auction endpoint with three generic bidders answering at once from a separate process, every
- * bid cached (memory), against bare node:http. Also reports openbid's CPU time per auction over
- * one more run of openbid alone.
+ * The same AMP call under GDPR with a TCF v2 string granting every bidder everything: the consent
+ * is decoded and checked per bidder against the vendor list, so the difference to `ampBench` is
+ * the cost of privacy enforcement (the privacy issue asks for at most 10%).
  */
-const auctionBenchSuite = async (bench: AuctionBench, opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => {
+const ampTcfBench: AuctionBench = {
+  name: 'GET /openrtb2/amp as above, GDPR with a TCF v2 string',
+  path: `${AMP_PATH}&gdpr_applies=true&consent_type=2&gdpr_consent=${allConsent()}`,
+  method: 'GET',
+  check: checkAmp,
+};
+
+/**
+ * Auction endpoints with three generic bidders answering at once from a separate process, every
+ * bid cached (memory), each against bare node:http, all on one openbid. Also reports openbid's CPU
+ * time per auction over one more run of openbid alone.
+ */
+const auctionBenchSuite = async (benches: readonly AuctionBench[], opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => {
   const bidders = await startBidders();
   const refs = await startReferences(0);
   const storedDir = mkdtempSync(join(tmpdir(), 'openbid-bench-stored-'));
   writeFileSync(join(storedDir, 'bench-amp.json'), ampStoredRequest());
   const openbid = await startOpenbid({
-    adapters: Object.fromEntries(BIDDERS.map((b, i) => [b, { adapter: 'generic', endpoint: bidders.urls[i] }])),
+    adapters: Object.fromEntries(BIDDERS.map((b, i) => [b, { adapter: 'generic', endpoint: bidders.urls[i], gvl_vendor_id: VENDOR_IDS[i] }])),
     stored_requests: { filesystem: { directory: storedDir } },
+    privacy: { gdpr: { vendor_list: { file: VENDOR_LIST_FILE } } },
   });
   try {
-    const url = `${openbid.url}${bench.path}`;
-    const first = await fetch(url, { method: bench.method, ...(bench.body !== undefined ? { body: bench.body } : {}) });
-    bench.check(first.status, await first.json());
-    const common = { seconds: opts.seconds, connections: opts.connections, method: bench.method, ...(bench.body !== undefined ? { body: bench.body, headers: { 'content-type': 'text/plain' } } : {}) };
-    const result = await compare(
-      {
-        name: bench.name,
-        target: 0.2,
-        // The references answer the same method and body with an empty 200.
-        ...referenceLoads(refs, (origin) => ({ ...common, url: `${origin}/cache` })),
-        openbid: { ...common, url },
-      },
-      opts,
-    );
-    const cpuBefore = cpuSeconds(openbid.pid);
-    const alone = await runLoad({ ...common, url });
-    const cpu = cpuSeconds(openbid.pid) - cpuBefore;
-    const served = alone.requestsPerSecond * opts.seconds;
-    console.log(`      openbid CPU per auction ${((cpu / served) * 1e6).toFixed(0)} µs (${cpu.toFixed(2)} s over ${Math.round(served)} auctions at ${Math.round(alone.requestsPerSecond)} req/s), p99 ${alone.p99Ms.toFixed(1)} ms`);
-    return [result];
+    const results: ComparisonResult[] = [];
+    for (const bench of benches) results.push(await measure(bench, openbid, refs, opts));
+    return results;
   } finally {
     await openbid.stop();
     await refs.stop();
@@ -118,8 +122,39 @@ const auctionBenchSuite = async (bench: AuctionBench, opts: CompareOptions & { c
   }
 };
 
-/** POST /openrtb2/auction: one imp, three bidders, bids cached. */
-export const auctionSuite = (opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => auctionBenchSuite(openRtbBench, opts);
+const measure = async (bench: AuctionBench, openbid: BenchServer, refs: References, opts: CompareOptions & { connections: number }): Promise<ComparisonResult> => {
+  const url = `${openbid.url}${bench.path}`;
+  const first = await fetch(url, { method: bench.method, ...(bench.body !== undefined ? { body: bench.body } : {}) });
+  bench.check(first.status, await first.json());
+  const common = { seconds: opts.seconds, connections: opts.connections, method: bench.method, ...(bench.body !== undefined ? { body: bench.body, headers: { 'content-type': 'text/plain' } } : {}) };
+  const result = await compare(
+    {
+      name: bench.name,
+      target: 0.2,
+      // The references answer the same method and body with an empty 200.
+      ...referenceLoads(refs, (origin) => ({ ...common, url: `${origin}/cache` })),
+      openbid: { ...common, url },
+    },
+    opts,
+  );
+  const cpuBefore = cpuSeconds(openbid.pid);
+  const alone = await runLoad({ ...common, url });
+  const cpu = cpuSeconds(openbid.pid) - cpuBefore;
+  const served = alone.requestsPerSecond * opts.seconds;
+  console.log(`      openbid CPU per auction ${((cpu / served) * 1e6).toFixed(0)} µs (${cpu.toFixed(2)} s over ${Math.round(served)} auctions at ${Math.round(alone.requestsPerSecond)} req/s), p99 ${alone.p99Ms.toFixed(1)} ms`);
+  return result;
+};
 
-/** GET /openrtb2/amp: a stored request served from the in-memory cache after the first, three bidders. */
-export const ampSuite = (opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => auctionBenchSuite(ampBench, opts);
+/** POST /openrtb2/auction: one imp, three bidders, bids cached. */
+export const auctionSuite = (opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => auctionBenchSuite([openRtbBench], opts);
+
+/**
+ * GET /openrtb2/amp: a stored request served from the in-memory cache after the first, three
+ * bidders; then the same with a TCF consent string, and how far apart the two are.
+ */
+export const ampSuite = async (opts: CompareOptions & { connections: number }): Promise<ComparisonResult[]> => {
+  const [plain, tcf] = await auctionBenchSuite([ampBench, ampTcfBench], opts);
+  const cost = (1 - tcf!.openbidRps / plain!.openbidRps) * 100;
+  console.log(`      TCF enforcement costs ${cost.toFixed(1)}% of AMP req/s (${Math.round(tcf!.openbidRps)} vs ${Math.round(plain!.openbidRps)}; target at most 10%)`);
+  return [plain!, tcf!];
+};
