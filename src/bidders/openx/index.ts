@@ -1,0 +1,26 @@
+import type { AdapterModule } from '../adapter.js';
+import { makeBids } from './make-bids.js';
+import { makeRequests } from './make-requests.js';
+import { openxParamsSchema } from './params-schema.js';
+
+/**
+ * `openx`: OpenX's Prebid endpoint, with the requests and bids of Prebid Server's adapter of that
+ * name. Banner and native imps go in one POST, each video imp in a POST of its own; `unit` becomes
+ * the tag id, `customFloor` the floor of an imp without one, `customParams` goes in imp.ext, and
+ * the request's ext names the customer (`delDomain`, `platform`). Bids are typed by `mtype`, else
+ * by their imp; OpenX's buyer ids become `ext.prebid.meta`.
+ */
+export const openxAdapter: AdapterModule = {
+  info: {
+    endpoint: 'http://rtb.openx.net/prebid',
+    mediaTypes: { site: ['banner', 'video', 'native'], app: ['banner', 'video', 'native'] },
+    gvlVendorId: 69,
+    paramsSchema: openxParamsSchema,
+    // Go's HTTP client asks every bidder for gzip.
+    acceptsGzip: true,
+  },
+  adapter: {
+    makeRequests,
+    makeBids: (request, _call, response) => makeBids(request, response),
+  },
+};

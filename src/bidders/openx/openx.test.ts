@@ -1,0 +1,4 @@
+import { runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
+import { openxAdapter } from './index.js';
+
+runAdapterFixtureDir('test/fixtures/bidders/openx', openxAdapter);
