@@ -6,6 +6,7 @@ import { createLogModule } from './analytics/modules/log/log-module.js';
 import { createAnalyticsRunner, recordCounters } from './analytics/runner.js';
 import { createAuctionMetrics } from './auction/auction-metrics.js';
 import { createUndiciBidderHttp } from './auction/backends/undici-bidder-http.js';
+import { createServerRatesFromConfig } from './auction/backends/server-rates-setup.js';
 import { createExchange } from './auction/exchange.js';
 import type { AuctionAccount } from './auction/exchange.js';
 import { createOpenRtbAuction } from './auction/openrtb-auction.js';
@@ -130,6 +131,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   const bidderHttp = createUndiciBidderHttp({ connectionsPerHost: config.auction.max_connections_per_host });
   const auctionMetrics = createAuctionMetrics(metrics);
   const privacy = await createPrivacyFromConfig(config.privacy, { clock, logger: logger.child({ component: 'privacy' }) });
+  const serverRates = await createServerRatesFromConfig(config.auction.currency, { clock, metrics, logger: logger.child({ component: 'currency' }) });
   const exchange = createExchange({
     registry: createBidderRegistry(BUILTIN_ADAPTERS, config.adapters),
     http: bidderHttp,
@@ -137,7 +139,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     clock,
     metrics: auctionMetrics,
     logger: logger.child({ component: 'auction' }),
-    serverRates: () => undefined,
+    serverRates: serverRates.current,
     report: (record) => analytics.logEvent(record),
     privacy: privacy.enforcer,
     analyticsModules: analyticsModules.map((m) => m.name),
@@ -210,7 +212,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
         // analytics holds, then release the stores.
         await server.close();
         await analytics.close();
-        await Promise.all([cacheStore.close(), storageStores.close(), remoteCache?.close(), bidderHttp.close(), storedData.close(), privacy.close()]);
+        await Promise.all([cacheStore.close(), storageStores.close(), remoteCache?.close(), bidderHttp.close(), storedData.close(), privacy.close(), serverRates.close()]);
       })()),
   };
 };

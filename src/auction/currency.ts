@@ -4,7 +4,10 @@ export type Rates = Readonly<Record<string, Readonly<Record<string, number>>>>;
 export interface CurrencyConverterOptions {
   /** `ext.prebid.currency.rates` of the request: they win over the server's. */
   readonly requestRates?: Rates;
-  /** The server's rates (`auction.currency`), when it has any. */
+  /**
+   * The server's rates (`auction.currency`), when it has any, codes already upper-case (as
+   * `parseRatesDocument` gives them): a full table is not copied again on every auction.
+   */
   readonly serverRates?: Rates;
   /** `ext.prebid.currency.usepbsrates`: `false` forbids falling back to the server's rates. */
   readonly usePbsRates?: boolean;
@@ -40,7 +43,7 @@ const upper = (rates: Rates | undefined): Rates | undefined =>
  * Prebid Server does. Codes are compared upper-case.
  */
 export const createCurrencyConverter = (opts: CurrencyConverterOptions): CurrencyConverter => {
-  const tables = [upper(opts.requestRates), opts.usePbsRates === false ? undefined : upper(opts.serverRates)].filter((t): t is Rates => t !== undefined);
+  const tables = [upper(opts.requestRates), opts.usePbsRates === false ? undefined : opts.serverRates].filter((t): t is Rates => t !== undefined);
   return {
     convert(amount, fromCode, toCode) {
       const from = fromCode.toUpperCase();

@@ -35,7 +35,7 @@ export interface ExchangeOptions {
   readonly clock: Clock;
   readonly metrics: AuctionMetrics;
   readonly logger: Logger;
-  /** The server's currency rates (`auction.currency`), the last good copy; `undefined` when none. */
+  /** The server's currency rates (`auction.currency`), the last good copy, codes upper-case; `undefined` when none. */
   readonly serverRates: () => Rates | undefined;
   /** Hands the auction's record to analytics; must not throw. */
   readonly report: (record: AnalyticsRecord) => void;
@@ -108,9 +108,10 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     const caching = bidCachingOf(request);
     const cachingAsked = caching.bids || caching.vastXml;
     const bidderDeadline = input.deadline - (cachingAsked ? opts.limits.bidCacheMarginMs : 0);
+    const serverRates = opts.serverRates();
     const converter = createCurrencyConverter({
       ...(prebid?.currency?.rates !== undefined ? { requestRates: prebid.currency.rates } : {}),
-      ...(opts.serverRates() !== undefined ? { serverRates: opts.serverRates()! } : {}),
+      ...(serverRates !== undefined ? { serverRates } : {}),
       ...(prebid?.currency?.usepbsrates !== undefined ? { usePbsRates: prebid.currency.usepbsrates } : {}),
     });
     const adjustments = prebid?.bidadjustmentfactors ?? {};

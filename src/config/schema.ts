@@ -116,6 +116,21 @@ const AuctionSchema = Type.Object(
       },
       strict,
     ),
+    /** The server's currency rates (docs/currency.md): a file or a URL in Prebid's currency file format; neither: none. */
+    currency: Type.Object(
+      {
+        /** A rates file, read at start and every `refresh_interval_ms`. */
+        file: Type.String({ default: '' }),
+        /** A rates URL, e.g. https://cdn.jsdelivr.net/gh/prebid/currency-file@1/latest.json, fetched at start and every `refresh_interval_ms`. */
+        url: Type.String({ default: '', pattern: '^(https?://.+)?$' }),
+        refresh_interval_ms: Type.Integer({ minimum: 1000, default: 1800000 }),
+        /** Each read of the file or URL gives up after this long (a failed read; the last good rates stay). */
+        fetch_timeout_ms: Type.Integer({ minimum: 1, default: 5000 }),
+        /** Rates with no successful read for this long are dropped; 0: never. */
+        stale_after_ms: Type.Integer({ minimum: 0, default: 86400000 }),
+      },
+      strict,
+    ),
   },
   strict,
 );

@@ -25,6 +25,12 @@ export const semanticProblems = (config: Config): string[] => {
   if (config.auction.cache.url !== '' && !isHttpUrl(config.auction.cache.url)) {
     problems.push(`auction.cache.url: must be an absolute http(s) URL of a /cache endpoint, got '${config.auction.cache.url}'`);
   }
+  if (config.auction.currency.file !== '' && config.auction.currency.url !== '') {
+    problems.push('auction.currency: set file or url, not both');
+  }
+  if (config.auction.currency.url !== '' && !isHttpUrl(config.auction.currency.url)) {
+    problems.push(`auction.currency.url: must be an absolute http(s) URL, got '${config.auction.currency.url}'`);
+  }
   if (config.analytics.http.endpoint !== '' && !isHttpUrl(config.analytics.http.endpoint)) {
     problems.push(`analytics.http.endpoint: must be an absolute http(s) URL, got '${config.analytics.http.endpoint}'`);
   }
