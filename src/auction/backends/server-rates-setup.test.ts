@@ -46,7 +46,7 @@ describe('auction.currency configuration', () => {
 
   it('reads the file before it resolves', async () => {
     const rates = await fromConfig({}, { OPENBID_AUCTION__CURRENCY__FILE: RATES_FILE });
-    assert.equal(rates.current()?.USD?.EUR, 0.8);
+    assert.equal(rates.current()?.USD?.EUR, 0.5);
     await rates.close();
   });
 
