@@ -140,7 +140,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     metrics: auctionMetrics,
     logger: logger.child({ component: 'auction' }),
     serverRates: serverRates.current,
-    report: (record) => analytics.logEvent(record),
+    report: (record, modules) => analytics.logEvent(record, modules),
     privacy: privacy.enforcer,
     analyticsModules: analyticsModules.map((m) => m.name),
     limits: { maxResponseBytes: config.auction.max_response_bytes, bidCacheMarginMs: config.auction.bid_cache_margin_ms },

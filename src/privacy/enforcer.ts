@@ -33,8 +33,8 @@ export interface AuctionPrivacy {
   /** Request-level warnings (undecodable strings, conflicting signals). */
   readonly warnings: readonly string[];
   bidder(b: PrivacyBidder): BidderPrivacy;
-  /** Whether the auction's record may go to analytics modules of these names (all of them must be allowed). */
-  reportAnalytics(modules: readonly string[]): boolean;
+  /** Whether the auction's record may go to the analytics module of this name (`reportAnalytics`). */
+  reportAnalytics(module: string): boolean;
 }
 
 export interface AuctionPrivacyInput {
@@ -128,7 +128,7 @@ export const createPrivacyEnforcer = (opts: PrivacyEnforcerOptions): PrivacyEnfo
         if (isEmptyPlan(plan)) return keepAll;
         return { allowed: true, plan, scrub: (r) => scrubRequest(r, plan, ip) };
       },
-      reportAnalytics: (modules) => control.unrestricted || modules.every((name) => control.allow('reportAnalytics', { type: 'analytics', name }, facts)),
+      reportAnalytics: (module) => control.unrestricted || control.allow('reportAnalytics', { type: 'analytics', name: module }, facts),
     };
   };
 

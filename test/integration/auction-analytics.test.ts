@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { buildTestApp } from '../support/app.js';
 import { startMockBidder } from '../support/mock-bidder.js';
@@ -65,6 +67,44 @@ describe('auction and AMP records and metrics', () => {
     } finally {
       await app.close();
       await Promise.all([alpha.close(), beta.close()]);
+    }
+  });
+
+  it('reportAnalytics decides per module: the auction record reaches the HTTP module and not the file module denied by an activity rule', async () => {
+    const path = tempPath();
+    const posted: unknown[] = [];
+    const collector = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        posted.push(...(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown[]));
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const alpha = await startMockBidder({ body: bidResponse });
+    const app = await buildTestApp({
+      analytics: { file: { path, flush_interval_ms: 60_000 }, http: { endpoint: `http://127.0.0.1:${(collector.address() as AddressInfo).port}/`, batch_size: 1, flush_interval_ms: 10 } },
+      adapters: { alpha: { adapter: 'generic', endpoint: alpha.url } },
+      privacy: { allowactivities: { reportAnalytics: { rules: [{ condition: { componentType: ['analytics'], componentName: ['file'] }, allow: false }] } } },
+    });
+    try {
+      const auction = await app.server.inject({
+        method: 'POST',
+        url: '/openrtb2/auction',
+        payload: { id: 'a-9', site: { page: 'https://p.example/', publisher: { id: 'acct-9' } }, imp: [{ id: 'imp-1', banner: { format: [{ w: 300, h: 250 }] }, ext: { prebid: { bidder: { alpha: {} } } } }] },
+      });
+      assert.equal(auction.statusCode, 200, auction.body);
+      await app.close();
+      assert.deepEqual(
+        posted.map((r) => (r as { auctionId?: string }).auctionId),
+        ['a-9'],
+      );
+      assert.deepEqual(readLines(path), []);
+    } finally {
+      await app.close();
+      await alpha.close();
+      collector.close();
     }
   });
 });
