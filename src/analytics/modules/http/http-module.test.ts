@@ -59,6 +59,21 @@ describe('http analytics module', () => {
     await m.close();
   });
 
+  it('keeps sending after the interval has found the queue empty', async () => {
+    collector.received.length = 0;
+    collector.respondWith(() => 200);
+    const counters = countingCounters();
+    const m = createHttpModule(options(collector.url, { counters, batchSize: 1, flushIntervalMs: 5 }));
+    for (let round = 1; round <= 2; round++) {
+      // Several empty flushes first (under load they come later, which only delays the record).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      m.logEvent(eventRecord(round));
+      await waitFor(`record ${round} delivered`, async () => counters.totals.written === round, 5000);
+    }
+    assert.deepEqual(collector.received.flatMap(ids), ['bid-1', 'bid-2']);
+    await m.close();
+  });
+
   it('drops a batch the endpoint refuses (4xx) without retrying', async () => {
     collector.received.length = 0;
     collector.respondWith(() => 400);

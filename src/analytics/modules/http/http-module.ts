@@ -93,13 +93,16 @@ export const createHttpModule = (opts: HttpModuleOptions): AnalyticsModule => {
 
   /** Sends until the queue is empty; one run at a time. */
   const drain = (): Promise<void> => {
-    sending ??= (async () => {
-      try {
-        while (queue.length > 0) await sendBatch(queue.splice(0, opts.batchSize));
-      } finally {
-        sending = undefined;
-      }
-    })();
+    if (sending !== undefined) return sending;
+    if (queue.length === 0) return Promise.resolve();
+    // `finally` runs as a promise reaction, so after `sending` is set. (Clearing it inside the run
+    // instead would happen before the assignment whenever the run ends without waiting, leaving
+    // a settled promise in `sending` and no batch ever sent again.)
+    sending = (async () => {
+      while (queue.length > 0) await sendBatch(queue.splice(0, opts.batchSize));
+    })().finally(() => {
+      sending = undefined;
+    });
     return sending;
   };
 
