@@ -27,9 +27,14 @@ export const runCli = (args: string[], env: Record<string, string> = {}): { proc
   return { proc, output: () => out, exited };
 };
 
-/** Starts the server from a config file on a free 127.0.0.1 port and waits for `/status`. */
+/**
+ * Starts the server from a config file on 127.0.0.1 and waits for `/status`: on `server.port`
+ * when the config names one (a caller that must know it beforehand, e.g. for `external_url`),
+ * else on a free port.
+ */
 export const startServerProcess = async (config: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<ServerProcess> => {
-  const port = await freePort();
+  const given = (config.server as { port?: unknown } | undefined)?.port;
+  const port = typeof given === 'number' ? given : await freePort();
   const server = { host: '127.0.0.1', port, ...(config.server as Record<string, unknown> | undefined) };
   const file = join(mkdtempSync(join(tmpdir(), 'openbid-proc-')), 'config.json');
   writeFileSync(file, JSON.stringify({ ...config, server }));

@@ -1,0 +1,136 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MockBidder, MockBidderSpec } from '../../support/mock-bidder.js';
+import { startMockBidder } from '../../support/mock-bidder.js';
+import { freePort, waitFor } from '../../support/ports.js';
+import type { ServerProcess } from '../../support/server-process.js';
+import { startServerProcess } from '../../support/server-process.js';
+import type { Browser } from './browser.js';
+import { launchBrowser } from './browser.js';
+import type { PageServer } from './page-server.js';
+import { startPageServer } from './page-server.js';
+import { buildPrebidBundle } from './prebid-bundle.js';
+import { makeTestCertificate, startTlsProxy } from './tls-proxy.js';
+
+export interface StackOptions {
+  /** Bidder code → how its mock bidder answers; each runs openbid's `generic` adapter. */
+  readonly bidders: Record<string, MockBidderSpec>;
+  /** Stored requests (AMP `tag_id` → OpenRTB request) openbid reads from its folder. */
+  readonly storedRequests?: Record<string, unknown>;
+}
+
+/** Everything a case needs, on 127.0.0.1: openbid, its TLS front, bidders, pages and a browser. */
+export interface Stack {
+  /** openbid itself, plain HTTP: `http://127.0.0.1:<port>` (also its `server.external_url`). */
+  readonly openbid: string;
+  /** The same openbid behind TLS: `https://127.0.0.1:<port>`, where creatives read the cache. */
+  readonly openbidTls: string;
+  readonly account: string;
+  readonly pages: PageServer;
+  readonly browser: Browser;
+  readonly bidders: Record<string, MockBidder>;
+  /** The records openbid's file analytics module wrote so far. */
+  analyticsRecords(): Record<string, unknown>[];
+  /** Waits (bounded) for an analytics record that `match` accepts. */
+  waitForAnalytics(what: string, match: (r: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /** What openbid printed (warnings and errors), for failure messages. */
+  serverOutput(): string;
+  close(): Promise<void>;
+}
+
+export const ACCOUNT = 'acct-e2e';
+
+/**
+ * Starts the real `bin/openbid` (it needs `dist/`: the e2e runner builds it) with the file
+ * analytics module, a stored-request folder, one `generic` adapter per mock bidder, and bids'
+ * public cache URL (`auction.cache.public_url`) on the TLS front, since the Universal Creative
+ * only reads the cache over https. Then the page server and Chromium.
+ */
+export const startStack = async (options: StackOptions): Promise<Stack> => {
+  const closers: (() => Promise<void>)[] = [];
+  const close = async (): Promise<void> => {
+    for (const c of closers.reverse()) await c().catch(() => undefined);
+  };
+  try {
+    const work = mkdtempSync(join(tmpdir(), 'openbid-e2e-'));
+    closers.push(async () => rmSync(work, { recursive: true, force: true }));
+
+    const bidders: Record<string, MockBidder> = {};
+    for (const [code, spec] of Object.entries(options.bidders)) {
+      const bidder = await startMockBidder(spec);
+      closers.push(() => bidder.close());
+      bidders[code] = bidder;
+    }
+
+    const port = await freePort();
+    const tls = await startTlsProxy(port, makeTestCertificate());
+    closers.push(() => tls.close());
+
+    const storedDir = join(work, 'stored_requests');
+    mkdirSync(storedDir);
+    for (const [id, request] of Object.entries(options.storedRequests ?? {})) writeFileSync(join(storedDir, `${id}.json`), JSON.stringify(request));
+    const analyticsFile = join(work, 'analytics.jsonl');
+    const openbid = `http://127.0.0.1:${port}`;
+    // The three slow starts (a Node process, a bundle, a browser) overlap; whatever started is
+    // closed even when another fails.
+    const started = <T>(p: Promise<T>, closeIt: (v: T) => Promise<void>): Promise<T> =>
+      p.then((v) => {
+        closers.push(() => closeIt(v));
+        return v;
+      });
+    const [server, pages, browser] = await Promise.all([
+      started(
+        startServerProcess({
+          server: { host: '127.0.0.1', port, external_url: openbid, shutdown_timeout_ms: 2_000 },
+          logging: { level: 'warn' },
+          adapters: Object.fromEntries(Object.entries(bidders).map(([code, b]) => [code, { adapter: 'generic', endpoint: b.url }])),
+          stored_requests: { filesystem: { directory: storedDir } },
+          stored_imps: { filesystem: { directory: '' } },
+          auction: { cache: { public_url: `${tls.origin}/cache` } },
+          analytics: { file: { path: analyticsFile, flush_interval_ms: 50 } },
+        }),
+        stopProcess,
+      ),
+      started(buildPrebidBundle().then(startPageServer), (p) => p.close()),
+      started(launchBrowser(), (b) => b.close()),
+    ]);
+
+    const analyticsRecords = (): Record<string, unknown>[] =>
+      existsSync(analyticsFile)
+        ? readFileSync(analyticsFile, 'utf8')
+            .split('\n')
+            .filter((l) => l !== '')
+            .map((l) => JSON.parse(l) as Record<string, unknown>)
+        : [];
+    return {
+      openbid,
+      openbidTls: tls.origin,
+      account: ACCOUNT,
+      pages,
+      browser,
+      bidders,
+      analyticsRecords,
+      waitForAnalytics: async (what, match) => {
+        let found: Record<string, unknown> | undefined;
+        await waitFor(what, async () => (found = analyticsRecords().find(match)) !== undefined, 5_000).catch((err: Error) => {
+          throw new Error(`${err.message}; records: ${JSON.stringify(analyticsRecords())}`);
+        });
+        return found as Record<string, unknown>;
+      },
+      serverOutput: () => server.output(),
+      close,
+    };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+};
+
+/** SIGTERM, then SIGKILL if it has not exited within 5 s. */
+const stopProcess = async (server: ServerProcess): Promise<void> => {
+  server.proc.kill('SIGTERM');
+  const timer = setTimeout(() => server.proc.kill('SIGKILL'), 5_000);
+  await server.exited;
+  clearTimeout(timer);
+};
