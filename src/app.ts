@@ -28,9 +28,9 @@ import { createAmpService } from './amp/amp-service.js';
 import type { StoredDataResolver } from './auction/openrtb-auction.js';
 import { resolveStoredData } from './stored/merge.js';
 import type { StoredRequestFetcher } from './stored/stored-request-fetcher.js';
-import type { CacheStore } from './cache/cache-store.js';
-import { instrumentStore } from './cache/instrumented-store.js';
-import { createMemoryStore } from './cache/stores/memory.js';
+import type { KeyValueStore } from './kv/key-value-store.js';
+import { instrumentStore } from './kv/instrumented-store.js';
+import { createMemoryStore } from './kv/stores/memory.js';
 import type { Config } from './config/schema.js';
 import { systemClock } from './core/clock.js';
 import type { Clock } from './core/clock.js';
@@ -48,7 +48,7 @@ import { createHttpServer } from './http/server.js';
 import type { Metrics } from './metrics/metrics.js';
 import { noopMetrics } from './metrics/noop.js';
 import { createPrometheusMetrics } from './metrics/prometheus.js';
-import { createStorageService } from './storage/storage-service.js';
+import { STORAGE_RESERVED_KEYS, createStorageService } from './storage/storage-service.js';
 import { createAccountResolver } from './stored/account.js';
 import { createStoredDataSources, migrateStoredData } from './stored/backends/stored-data.js';
 import { createVtrackService } from './vtrack/vtrack-service.js';
@@ -98,6 +98,8 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
       maxTtlSeconds: config.cache.request_limits.max_ttl_seconds,
       allowSettingKeys: config.cache.request_limits.allow_setting_keys,
       maxKeyLength: config.cache.request_limits.max_key_length,
+      // Storage may share the cache's Redis: the cache keeps out of its keys.
+      reservedKeys: STORAGE_RESERVED_KEYS,
     },
   });
 
@@ -235,13 +237,13 @@ export const migrateDatabase = (config: Config, logger: Logger): Promise<number[
 /** How long start-up waits for Redis before serving anyway (answering 503 until it connects). */
 const REDIS_STARTUP_WAIT_MS = 3000;
 
-const createCacheStore = async (config: Config, logger: Logger, metrics: Metrics): Promise<CacheStore> => {
+const createCacheStore = async (config: Config, logger: Logger, metrics: Metrics): Promise<KeyValueStore> => {
   const backend = config.cache.backend;
   // The memory store answers in well under a microsecond and cannot fail: timing each call would
   // cost more than the call, so only network stores are instrumented.
   if (backend.type === 'memory') return createMemoryStore({ maxSizeBytes: backend.memory.max_size_bytes });
   // Loaded only when configured: a Redis client library adds MiBs of RSS to a process that does not use it.
-  const { createRedisClient, createRedisStore } = await import('./cache/stores/redis.js');
+  const { createRedisClient, createRedisStore } = await import('./kv/stores/redis.js');
   const log = logger.child({ component: 'cache-redis' });
   const client = createRedisClient({
     url: backend.redis.url,
@@ -260,13 +262,13 @@ const createCacheStore = async (config: Config, logger: Logger, metrics: Metrics
  * applications naming the same host, port and password share one connection (each keeps its own
  * key namespace inside the storage service).
  */
-const createStorageStores = async (config: Config, logger: Logger, metrics: Metrics): Promise<{ stores: Map<string, CacheStore>; close: () => Promise<void> }> => {
-  const stores = new Map<string, CacheStore>();
+const createStorageStores = async (config: Config, logger: Logger, metrics: Metrics): Promise<{ stores: Map<string, KeyValueStore>; close: () => Promise<void> }> => {
+  const stores = new Map<string, KeyValueStore>();
   for (const [name, app] of Object.entries(config.storage.memory)) stores.set(name, createMemoryStore({ maxSizeBytes: app.max_size_bytes }));
   const redisApps = Object.entries(config.storage.redis);
   const clients: { close(): Promise<void> }[] = [];
   if (redisApps.length > 0) {
-    const { createRedisClient, createRedisStore } = await import('./cache/stores/redis.js');
+    const { createRedisClient, createRedisStore } = await import('./kv/stores/redis.js');
     const shared = new Map<string, ReturnType<typeof createRedisClient>>();
     for (const [name, app] of redisApps) {
       const server = `${app.host}:${app.port}:${app.password}`;

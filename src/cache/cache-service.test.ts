@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sequentialIds } from '../core/ids.js';
 import { noopMetrics } from '../metrics/noop.js';
-import type { CacheStore, StoreEntry } from './cache-store.js';
+import type { KeyValueEntry, KeyValueStore } from '../kv/key-value-store.js';
 import { createCacheService } from './cache-service.js';
 
 const limits = { maxSizeBytes: 10_240, maxNumValues: 10, maxTtlSeconds: 3600, allowSettingKeys: false, maxKeyLength: 200 };
@@ -11,8 +11,8 @@ const limits = { maxSizeBytes: 10_240, maxNumValues: 10, maxTtlSeconds: 3600, al
  * A store that keeps the buffers it is handed, as a network store does until its socket write
  * (or copies them, like the memory store), and shows what each put received.
  */
-const recordingStore = (copiesOnPut: boolean): CacheStore & { readonly received: StoreEntry[]; readonly snapshots: string[] } => {
-  const received: StoreEntry[] = [];
+const recordingStore = (copiesOnPut: boolean): KeyValueStore & { readonly received: KeyValueEntry[]; readonly snapshots: string[] } => {
+  const received: KeyValueEntry[] = [];
   const snapshots: string[] = [];
   return {
     kind: 'recording',

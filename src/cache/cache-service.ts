@@ -4,15 +4,14 @@ import type { IdGenerator } from '../core/ids.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import { boundGrid } from '../metrics/metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { CacheStore } from './cache-store.js';
+import type { KeyValueStore } from '../kv/key-value-store.js';
 import { parsePutRequest, validatePuts } from './put-request.js';
-import { isReservedKey } from './reserved-keys.js';
 import type { CacheLimits, CachePut, CachePutInput } from './put-request.js';
 import { createReusableEncoder, decodeStoredValue, encodeStoredValue } from './stored-value.js';
 import type { ValueType } from './stored-value.js';
 
 export interface CacheServiceOptions {
-  readonly store: CacheStore;
+  readonly store: KeyValueStore;
   readonly limits: CacheLimits;
   readonly ids: IdGenerator;
   readonly metrics: Metrics;
@@ -59,6 +58,7 @@ const CREATE_ONLY = { createOnly: true } as const;
 
 export const createCacheService = (opts: CacheServiceOptions): CacheService => {
   const { store, limits, ids } = opts;
+  const reservedPrefix = limits.reservedKeys?.prefix;
   // Writes are synchronous on a store that copies, so one buffer serves every batch in turn.
   const reusable = store.copiesOnPut ? createReusableEncoder() : undefined;
   const encode = reusable ? reusable.encode : encodeStoredValue;
@@ -130,8 +130,8 @@ export const createCacheService = (opts: CacheServiceOptions): CacheService => {
         getCounters.invalid.inc();
         throw new AppError(ErrorCode.NOT_FOUND, `GET /cache uuid=${uuid}: invalid uuid length`);
       }
-      // Storage entries may share the Redis; they are never readable as cache values.
-      if (isReservedKey(uuid)) return cachedValueOf(uuid, undefined);
+      // Module storage's entries may share the Redis; they are never readable as cache values.
+      if (reservedPrefix !== undefined && uuid.startsWith(reservedPrefix)) return cachedValueOf(uuid, undefined);
       let stored: MaybePromise<Bytes | undefined>;
       try {
         stored = store.get(uuid);

@@ -99,6 +99,13 @@ describe('parsePutRequest', () => {
     rejects(body({ type: 'xml', value: 'a', key: 5 }), 'key must be a string.', withKeys);
     rejects(body({ type: 'xml', value: 'a', key: 'k'.repeat(11) }), 'key must be at most 10 characters. Found 11', withKeys);
   });
+
+  it('refuses keys another user of the store reserved, and only those', () => {
+    const reserving = { ...withKeys, reservedKeys: { prefix: 'mod:', owner: 'the module' } };
+    rejects(body({ type: 'xml', value: 'a', key: 'mod:x' }), "key must not start with 'mod:', which is reserved for the module.", reserving);
+    assert.equal(parsePutRequest(body({ type: 'xml', value: 'a', key: 'mo:x' }), reserving)[0]?.key, 'mo:x');
+    assert.equal(parsePutRequest(body({ type: 'xml', value: 'a', key: 'mod:x' }), withKeys)[0]?.key, 'mod:x');
+  });
 });
 
 describe('validatePuts', () => {

@@ -1,6 +1,5 @@
 import { AppError, ErrorCode } from '../core/app-error.js';
 import { rawPutValues } from './raw-put-values.js';
-import { STORAGE_KEY_PREFIX, isReservedKey } from './reserved-keys.js';
 import type { ValueType } from './stored-value.js';
 import { JsonTooDeepError, parseBoundedJson } from '../core/bounded-json.js';
 
@@ -11,6 +10,19 @@ export interface CacheLimits {
   readonly maxTtlSeconds: number;
   readonly allowSettingKeys: boolean;
   readonly maxKeyLength: number;
+  /** Keys another user of the same store keeps to itself; a put may not take one. */
+  readonly reservedKeys?: ReservedKeys;
+}
+
+/**
+ * A part of the key space of a store the cache shares (module storage's, on one Redis), given by
+ * its owner through `app.ts`: `/cache` neither writes nor reads keys under `prefix`, so the two
+ * never see each other's entries.
+ */
+export interface ReservedKeys {
+  readonly prefix: string;
+  /** Who keeps them, for the refusal's message. */
+  readonly owner: string;
 }
 
 /** A put that passed validation: the text to store, its final TTL and the honoured key, if any. */
@@ -105,7 +117,7 @@ const validatePut = (
     const size = Buffer.byteLength(value, 'utf8');
     if (size > limits.maxSizeBytes) fail(`POST /cache element ${index} exceeded max size: Payload size ${size} exceeded max ${limits.maxSizeBytes}`);
   }
-  const key = limits.allowSettingKeys ? validKey(put.key, limits.maxKeyLength) : undefined;
+  const key = limits.allowSettingKeys ? validKey(put.key, limits) : undefined;
   return key === undefined ? { type, value, ttlSeconds } : { type, value, ttlSeconds, key };
 };
 
@@ -119,11 +131,13 @@ const effectiveTtl = (ttl: unknown, max: number): number => {
   return ttl === 0 || ttl > max ? max : ttl;
 };
 
-const validKey = (key: unknown, maxLength: number): string | undefined => {
+const validKey = (key: unknown, { maxKeyLength, reservedKeys }: CacheLimits): string | undefined => {
   if (key === undefined || key === null || key === '') return undefined;
   if (typeof key !== 'string') return fail('key must be a string.');
-  if (key.length > maxLength) fail(`key must be at most ${maxLength} characters. Found ${key.length}`);
-  if (isReservedKey(key)) fail(`key must not start with '${STORAGE_KEY_PREFIX}', which is reserved for module storage.`);
+  if (key.length > maxKeyLength) fail(`key must be at most ${maxKeyLength} characters. Found ${key.length}`);
+  if (reservedKeys !== undefined && key.startsWith(reservedKeys.prefix)) {
+    fail(`key must not start with '${reservedKeys.prefix}', which is reserved for ${reservedKeys.owner}.`);
+  }
   return key;
 };
 

@@ -15,15 +15,13 @@ const PREFIX_XML = Buffer.from('xml' satisfies ValueType);
 const PREFIX_JSON = Buffer.from('json' satisfies ValueType);
 const prefixOf = (type: ValueType): Buffer => (type === 'xml' ? PREFIX_XML : PREFIX_JSON);
 
-/** The stored form of a value: type prefix + UTF-8 text. */
-export const encodeStoredValue = (type: ValueType, text: string): Buffer => prefixedText(prefixOf(type), text);
-
 /**
- * `prefix` followed by the UTF-8 bytes of `text`, in one exactly-sized buffer. It may be a slice
- * of Node's shared pool: stores copy what they keep (memory) or only send it (Redis), so the
+ * The stored form of a value: type prefix + UTF-8 text, in one exactly-sized buffer. It may be a
+ * slice of Node's shared pool: stores copy what they keep (memory) or only send it (Redis), so the
  * buffer lives only until the write returns.
  */
-export const prefixedText = (prefix: Buffer, text: string): Buffer => {
+export const encodeStoredValue = (type: ValueType, text: string): Buffer => {
+  const prefix = prefixOf(type);
   const out = Buffer.allocUnsafe(prefix.length + Buffer.byteLength(text, 'utf8'));
   prefix.copy(out, 0);
   out.write(text, prefix.length, 'utf8');
@@ -39,7 +37,7 @@ export interface ReusableEncoder {
 
 /**
  * Encodes stored values into one buffer reused from batch to batch, for a store that has copied
- * the bytes when its put answers (`CacheStore.copiesOnPut`): no allocation per value, and one
+ * the bytes when its put answers (`KeyValueStore.copiesOnPut`): no allocation per value, and one
  * pass over the text instead of counting its bytes first. The buffer grows to the largest batch
  * seen, which the request limits bound.
  */

@@ -1,17 +1,15 @@
-import type { CacheStore } from '../cache/cache-store.js';
-import { STORAGE_KEY_PREFIX } from '../cache/reserved-keys.js';
-import { prefixedText } from '../cache/stored-value.js';
 import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
 import { startsWithAscii } from '../core/bytes.js';
 import type { Bytes } from '../core/bytes.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
+import type { KeyValueStore } from '../kv/key-value-store.js';
 import { boundGrid } from '../metrics/metrics.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { StorageEntry } from './storage-entry.js';
 
 export interface StorageServiceOptions {
   /** One store per configured application. */
-  readonly stores: ReadonlyMap<string, CacheStore>;
+  readonly stores: ReadonlyMap<string, KeyValueStore>;
   readonly metrics: Metrics;
 }
 
@@ -35,16 +33,22 @@ export interface StorageService {
 type Op = (typeof OPS)[number];
 type Result = (typeof RESULTS)[number];
 
+/**
+ * Module storage's keys in a store it may share with `/cache` (one Redis): `app.ts` hands this to
+ * the cache, which then neither writes nor reads them.
+ */
+export const STORAGE_RESERVED_KEYS = { prefix: 'openbid-storage:', owner: 'module storage' } as const;
+const KEY_PREFIX = STORAGE_RESERVED_KEYS.prefix;
+
 // The store key: namespaced apart from /cache ids and per application, so applications sharing
 // one Redis never see each other's keys (application names cannot contain ':').
-const storeKey = (application: string, key: string): string => `${STORAGE_KEY_PREFIX}${application}:${key}`;
+const storeKey = (application: string, key: string): string => `${KEY_PREFIX}${application}:${key}`;
 
 // Stored as the complete JSON answer {"key":…,"type":…,"value":…}: readable as it is in
 // redis-cli, and a read sends the stored bytes without decoding, copying or re-encoding them.
-const NO_PREFIX = Buffer.alloc(0);
 const STORED_START = '{"key":';
 const encode = (entry: StorageEntry): Buffer =>
-  prefixedText(NO_PREFIX, `{"key":${JSON.stringify(entry.key)},"type":"${entry.type}","value":${JSON.stringify(entry.value)}}`);
+  Buffer.from(`{"key":${JSON.stringify(entry.key)},"type":"${entry.type}","value":${JSON.stringify(entry.value)}}`, 'utf8');
 const isStoredEntry = (stored: Bytes): boolean => stored.length > STORED_START.length && startsWithAscii(stored, STORED_START);
 
 const OPS = ['read', 'write'] as const;
@@ -62,7 +66,7 @@ export const createStorageService = (opts: StorageServiceOptions): StorageServic
   const bound = new Map([...stores.keys(), 'unknown'].map((app) => [app, boundGrid(counter, 'op', OPS, 'result', RESULTS, { application: app })]));
   const count = (application: string, op: Op, result: Result): void => (bound.get(application) ?? bound.get('unknown'))?.[op][result].inc();
 
-  const storeFor = (application: string, op: Op): CacheStore => {
+  const storeFor = (application: string, op: Op): KeyValueStore => {
     const store = stores.get(application);
     if (store === undefined) {
       count(application, op, 'not_found');

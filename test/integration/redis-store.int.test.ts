@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { CacheStore } from '../../src/cache/cache-store.js';
-import { createRedisClient, createRedisStore } from '../../src/cache/stores/redis.js';
-import type { RedisClient } from '../../src/cache/stores/redis.js';
+import type { KeyValueStore } from '../../src/kv/key-value-store.js';
+import { createRedisClient, createRedisStore } from '../../src/kv/stores/redis.js';
+import type { RedisClient } from '../../src/kv/stores/redis.js';
 import { isAppError } from '../../src/core/app-error.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { waitFor } from '../support/ports.js';
 import { adminClient, startRedis, startRedisCluster } from '../support/redis.js';
 import type { RedisCluster, RedisServer } from '../support/redis.js';
-import { cacheStoreContract } from '../support/store-contract.js';
+import { keyValueStoreContract } from '../support/store-contract.js';
 
 const TIMEOUT_MS = 150;
 
-const openStore = async (conn: { url?: string; clusterNodes?: string[] }): Promise<{ store: CacheStore; client: RedisClient }> => {
+const openStore = async (conn: { url?: string; clusterNodes?: string[] }): Promise<{ store: KeyValueStore; client: RedisClient }> => {
   const client = createRedisClient({ ...conn, timeoutMs: TIMEOUT_MS, logger: silentLogger });
   assert.ok(await client.waitUntilReady(5000), 'redis client did not become ready');
   return { client, store: createRedisStore({ client, timeoutMs: TIMEOUT_MS, ownsClient: true }) };
@@ -32,7 +32,7 @@ describe('redis store on a single node', () => {
     await redis.stop();
   });
 
-  cacheStoreContract('redis (single node)', async () => {
+  keyValueStoreContract('redis (single node)', async () => {
     const { store } = await openStore({ url: redis.url });
     return { store, cleanup: () => store.close() };
   });
@@ -137,7 +137,7 @@ describe('redis store on a 3-master cluster', () => {
     await cluster.stop();
   });
 
-  cacheStoreContract('redis (cluster)', async () => {
+  keyValueStoreContract('redis (cluster)', async () => {
     const { store } = await openStore({ clusterNodes: cluster.nodes });
     return { store, cleanup: () => store.close() };
   });

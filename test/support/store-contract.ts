@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { CacheStore, StoreEntry } from '../../src/cache/cache-store.js';
+import type { KeyValueEntry, KeyValueStore } from '../../src/kv/key-value-store.js';
 import { isAppError } from '../../src/core/app-error.js';
 import { bytesToBuffer } from '../../src/core/bytes.js';
 import type { Bytes } from '../../src/core/bytes.js';
 
 export interface StoreUnderTest {
-  readonly store: CacheStore;
+  readonly store: KeyValueStore;
   /** Releases whatever the factory started (servers, clients). */
   readonly cleanup: () => Promise<void>;
 }
@@ -17,20 +17,20 @@ export const storedBuffer = (bytes: Bytes | undefined): Buffer | undefined => (b
 /** Bytes read back, as UTF-8 text. */
 export const storedText = (bytes: Bytes | undefined): string | undefined => storedBuffer(bytes)?.toString('utf8');
 
-const entry = (key: string, value: string | Buffer, ttlSeconds = 60): StoreEntry => ({
+const entry = (key: string, value: string | Buffer, ttlSeconds = 60): KeyValueEntry => ({
   key,
   value: typeof value === 'string' ? Buffer.from(value) : value,
   ttlSeconds,
 });
 
 /**
- * The behaviour every `CacheStore` must have (see the port's contract). Each backend's test
+ * The behaviour every `KeyValueStore` must have (see the port's contract). Each backend's test
  * file calls this with a factory; keys are random so tests never see each other's data.
  */
-export const cacheStoreContract = (name: string, make: () => Promise<StoreUnderTest>): void => {
-  describe(`CacheStore contract: ${name}`, () => {
+export const keyValueStoreContract = (name: string, make: () => Promise<StoreUnderTest>): void => {
+  describe(`KeyValueStore contract: ${name}`, () => {
     let sut: StoreUnderTest;
-    let store: CacheStore;
+    let store: KeyValueStore;
     const key = (label: string): string => `contract-${label}-${randomUUID()}`;
 
     before(async () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ErrorCode, isAppError } from '../../core/app-error.js';
-import { cacheStoreContract, storedBuffer, storedText } from '../../../test/support/store-contract.js';
+import { keyValueStoreContract, storedBuffer, storedText } from '../../../test/support/store-contract.js';
 import { createMemoryStore } from './memory.js';
 
-cacheStoreContract('memory', async () => ({ store: createMemoryStore({ maxSizeBytes: 64 * 1024 * 1024 }), cleanup: async () => undefined }));
+keyValueStoreContract('memory', async () => ({ store: createMemoryStore({ maxSizeBytes: 64 * 1024 * 1024 }), cleanup: async () => undefined }));
 
 describe('memory store', () => {
   it('evicts the oldest entries to stay within max_size_bytes', async () => {

@@ -2,7 +2,7 @@ import { RESP_TYPES, createClient, createCluster } from 'redis';
 import { AppError, ErrorCode } from '../../core/app-error.js';
 import { throttledLog } from '../../core/log-throttle.js';
 import type { Logger } from '../../core/logger.js';
-import type { CacheStore, PutManyOptions, StoreEntry } from '../cache-store.js';
+import type { KeyValueEntry, KeyValueStore, PutManyOptions } from '../key-value-store.js';
 
 export interface RedisConnectionOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. */
@@ -40,7 +40,7 @@ export interface RedisClient {
   /** @internal for the store */
   readonly commands: Commands;
   /** @internal a transaction on a single node (undefined on a cluster) */
-  readonly transaction?: (entries: readonly StoreEntry[], createOnly: boolean) => Promise<unknown[]>;
+  readonly transaction?: (entries: readonly KeyValueEntry[], createOnly: boolean) => Promise<unknown[]>;
 }
 
 const BINARY = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
@@ -173,21 +173,21 @@ const DELETE_IF_UNCHANGED = "if redis.call('GET', KEYS[1]) == ARGV[1] then retur
  * writes on the same connections, so a write that lands late is removed too and a failed call
  * leaves nothing readable.
  */
-export const createRedisStore = (opts: RedisStoreOptions): CacheStore => {
+export const createRedisStore = (opts: RedisStoreOptions): KeyValueStore => {
   const { client, timeoutMs } = opts;
   const { commands } = client;
   let closed = false;
 
-  const set = (e: StoreEntry, createOnly: boolean): Promise<unknown> =>
+  const set = (e: KeyValueEntry, createOnly: boolean): Promise<unknown> =>
     commands.set(e.key, e.value, createOnly ? { EX: e.ttlSeconds, NX: true } : { EX: e.ttlSeconds });
 
-  const write = (entries: readonly StoreEntry[], createOnly: boolean): Promise<boolean[]> => {
-    if (entries.length === 1) return set(entries[0] as StoreEntry, createOnly).then((reply) => [reply === 'OK']);
+  const write = (entries: readonly KeyValueEntry[], createOnly: boolean): Promise<boolean[]> => {
+    if (entries.length === 1) return set(entries[0] as KeyValueEntry, createOnly).then((reply) => [reply === 'OK']);
     if (client.transaction === undefined) return Promise.all(entries.map(async (e) => (await set(e, createOnly)) === 'OK'));
     return client.transaction(entries, createOnly).then((replies) => replies.map((reply) => reply === 'OK'));
   };
 
-  const undo = (entries: readonly StoreEntry[]): void => {
+  const undo = (entries: readonly KeyValueEntry[]): void => {
     for (const e of entries) commands.eval(DELETE_IF_UNCHANGED, { keys: [e.key], arguments: [e.value] }).catch(() => undefined);
   };
 
@@ -201,7 +201,7 @@ export const createRedisStore = (opts: RedisStoreOptions): CacheStore => {
     copiesOnPut: false,
     // Not async: on a GET /cache hit each promise layer costs a microtask turn.
     get: (key) => (closed ? Promise.reject(closedError()) : deadline(() => commands.get(key), timeoutMs, orUndefined)),
-    putMany: (entries: readonly StoreEntry[], { createOnly }: PutManyOptions) => {
+    putMany: (entries: readonly KeyValueEntry[], { createOnly }: PutManyOptions) => {
       if (closed) return Promise.reject(closedError());
       if (entries.length === 0) return Promise.resolve([]);
       return deadline(() => write(entries, createOnly), timeoutMs).catch((err: unknown) => {

@@ -3,13 +3,13 @@ import { throttledLog } from '../core/log-throttle.js';
 import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
-import type { CacheStore } from './cache-store.js';
+import type { KeyValueStore } from './key-value-store.js';
 
 /**
  * Wraps a store with latency and error metrics, and rate-limited error logs. Behaviour of the
  * inner store is unchanged: results and rejections pass through as they are.
  */
-export const instrumentStore = (inner: CacheStore, opts: { metrics: Metrics; logger: Logger; name: string }): CacheStore => {
+export const instrumentStore = (inner: KeyValueStore, opts: { metrics: Metrics; logger: Logger; name: string }): KeyValueStore => {
   const duration = opts.metrics.histogram({
     name: 'openbid_store_call_duration_seconds',
     help: 'Latency of key/value store calls, by store and operation.',

@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '../../core/app-error.js';
-import type { CacheStore, StoreEntry } from '../cache-store.js';
+import type { KeyValueEntry, KeyValueStore } from '../key-value-store.js';
 import { createRingSegment, entryBytes, hashKey } from './ring-segment.js';
 import type { RingSegment } from './ring-segment.js';
 
@@ -26,7 +26,7 @@ const MAX_SEGMENT_RING_BYTES = 2 ** 30;
  * `maxSizeBytes` is reached; expired ones are dropped when read or when eviction reaches them.
  * Reads and writes answer directly (no promise), so a batch is trivially atomic.
  */
-export const createMemoryStore = (opts: MemoryStoreOptions): CacheStore => {
+export const createMemoryStore = (opts: MemoryStoreOptions): KeyValueStore => {
   const indexBytes = Math.floor(opts.maxSizeBytes * INDEX_SHARE);
   const ringBytes = opts.maxSizeBytes - indexBytes;
   const count = Math.ceil(ringBytes / (opts.maxSegmentRingBytes ?? MAX_SEGMENT_RING_BYTES));
@@ -53,13 +53,13 @@ export const createMemoryStore = (opts: MemoryStoreOptions): CacheStore => {
    * leave, would not fit a segment's ring or index together, so a later entry would evict an
    * earlier one of the same batch.
    */
-  const checkFits = (entries: readonly StoreEntry[], hashes: readonly number[], keyBytes: readonly number[]): void => {
+  const checkFits = (entries: readonly KeyValueEntry[], hashes: readonly number[], keyBytes: readonly number[]): void => {
     batchBytes.fill(0);
     batchLargest.fill(0);
     batchEntries.fill(0);
     for (let i = 0; i < entries.length; i++) {
       const s = segmentIndex(hashes[i] as number);
-      const size = entryBytes(keyBytes[i] as number, (entries[i] as StoreEntry).value.length);
+      const size = entryBytes(keyBytes[i] as number, (entries[i] as KeyValueEntry).value.length);
       batchBytes[s] = (batchBytes[s] as number) + size;
       batchLargest[s] = Math.max(batchLargest[s] as number, size);
       batchEntries[s] = (batchEntries[s] as number) + 1;
