@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { compare } from './lib/compare.js';
 import { runLoad } from './lib/load.js';
 import type { CompareOptions, ComparisonResult } from './lib/compare.js';
-import { referenceLoads, startOpenbid, startReferences } from './lib/servers.js';
+import { referenceLoads, startFanoutServer, startOpenbid, startReferences } from './lib/servers.js';
 import type { BenchServer, References } from './lib/servers.js';
 import { allConsent, VENDOR_LIST_FILE } from '../test/support/consent-strings.js';
 import { freePort, waitFor } from '../test/support/ports.js';
@@ -111,11 +111,14 @@ const auctionBenchSuite = async (benches: readonly AuctionBench[], opts: Compare
     stored_requests: { filesystem: { directory: storedDir } },
     privacy: { gdpr: { vendor_list: { file: VENDOR_LIST_FILE } } },
   });
+  const fanout = await startFanoutServer(bidders.urls);
   try {
     const results: ComparisonResult[] = [];
     for (const bench of benches) results.push(await measure(bench, openbid, refs, opts));
+    await measureFanout(fanout, results[0]!, opts);
     return results;
   } finally {
+    await fanout.stop();
     await openbid.stop();
     await refs.stop();
     bidders.stop();
@@ -143,6 +146,19 @@ const measure = async (bench: AuctionBench, openbid: BenchServer, refs: Referenc
   const served = alone.requestsPerSecond * opts.seconds;
   console.log(`      openbid CPU per auction ${((cpu / served) * 1e6).toFixed(0)} µs (${cpu.toFixed(2)} s over ${Math.round(served)} auctions at ${Math.round(alone.requestsPerSecond)} req/s), p99 ${alone.p99Ms.toFixed(1)} ms`);
   return result;
+};
+
+/**
+ * The fan-out reference under the same load as the auction bench: a server that only relays each
+ * request to the three bidders. Its ratio to the bare server is the most any Node.js exchange
+ * built on node:http and undici could reach in this bench.
+ */
+const measureFanout = async (fanout: BenchServer, auction: ComparisonResult, opts: CompareOptions & { connections: number }): Promise<void> => {
+  const load = await runLoad({ url: `${fanout.url}/`, method: 'POST', body: auctionBody(), headers: { 'content-type': 'text/plain' }, seconds: opts.seconds, connections: opts.connections });
+  console.log(
+    `      fan-out floor (node:http relaying to the 3 bidders, nothing else): ${Math.round(load.requestsPerSecond)} req/s, ` +
+      `${(load.requestsPerSecond / auction.bareRps).toFixed(2)} of bare; openbid is ${(auction.openbidRps / load.requestsPerSecond).toFixed(2)} of it`,
+  );
 };
 
 /** POST /openrtb2/auction: one imp, three bidders, bids cached. */

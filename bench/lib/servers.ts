@@ -82,6 +82,17 @@ const startFastifyReference = async (bodyBytes: number): Promise<BenchServer> =>
   return track('fastify', proc, url, async () => (await fetch(url)).ok);
 };
 
+/**
+ * The fan-out reference (`fanout-server.mjs`): a node:http server that only relays each request
+ * to these bidders and parses their answers, the floor under any Node.js exchange.
+ */
+export const startFanoutServer = async (bidderUrls: readonly string[]): Promise<BenchServer> => {
+  const port = await freePort();
+  const proc = spawn(process.execPath, [join(root, 'bench/lib/fanout-server.mjs')], { env: { ...process.env, PORT: String(port), BIDDERS: bidderUrls.join(',') } });
+  const url = `http://127.0.0.1:${port}`;
+  return track('fan-out', proc, url, async () => (await fetch(url, { method: 'POST', body: '{"id":"w","imp":[]}' })).ok);
+};
+
 /** openbid from dist/ (built by `npm run bench`), single process, with this config. */
 export const startOpenbid = async (config: Record<string, unknown>): Promise<BenchServer> => {
   const port = await freePort();
