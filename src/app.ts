@@ -11,6 +11,7 @@ import { createExchange } from './auction/exchange.js';
 import type { AuctionAccount } from './auction/exchange.js';
 import { createOpenRtbAuction } from './auction/openrtb-auction.js';
 import type { AdapterModule } from './bidders/adapter.js';
+import { appnexusAdapter } from './bidders/appnexus/index.js';
 import { genericAdapter } from './bidders/generic/index.js';
 import { openxAdapter } from './bidders/openx/index.js';
 import { pubmaticAdapter } from './bidders/pubmatic/index.js';
@@ -315,7 +316,7 @@ const auctionCacheLimits = (config: Config): InternalCacheLimits => ({
 });
 
 /** The adapters this build ships, by the name `adapters.<code>.adapter` uses. */
-const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = { generic: genericAdapter, pubmatic: pubmaticAdapter, openx: openxAdapter };
+const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = { generic: genericAdapter, pubmatic: pubmaticAdapter, openx: openxAdapter, appnexus: appnexusAdapter };
 
 /**
  * The exchange's view of an account. The resolver answers the same object for as long as an
