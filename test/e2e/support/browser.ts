@@ -19,6 +19,8 @@ export interface Browser {
   readonly version: string;
   /** The console lines and uncaught errors of every page so far, for failure messages. */
   log(): string;
+  /** URLs every page and frame requested so far, in order. */
+  requests(): string[];
   /** Opens `url` in a new tab and waits for its `load` event. */
   open(url: string): Promise<Page>;
   close(): Promise<void>;
@@ -40,6 +42,8 @@ export const launchBrowser = async (): Promise<Browser> => {
   });
   context.setDefaultTimeout(PAGE_WAIT_MS);
   const lines: string[] = [];
+  const requested: string[] = [];
+  context.on('request', (r) => requested.push(r.url()));
   const watch = (page: Page): void => {
     page.on('console', (m) => lines.push(`[${m.type()}] ${m.text()}`));
     page.on('pageerror', (e) => lines.push(`[pageerror] ${e.message}`));
@@ -50,6 +54,7 @@ export const launchBrowser = async (): Promise<Browser> => {
     context,
     version: context.browser()?.version() ?? 'unknown',
     log: () => lines.join('\n'),
+    requests: () => [...requested],
     open: async (url) => {
       const page = await context.newPage();
       await page.goto(url, { waitUntil: 'load', timeout: PAGE_WAIT_MS });
