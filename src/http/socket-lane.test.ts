@@ -45,6 +45,8 @@ describe('socket lane', () => {
   let wire: SocketLane;
   /** Resolves the next time the `/slow` handler is called. */
   let slowCalled: () => void = () => undefined;
+  /** When `/slow` answers: 40 ms after it is called, unless a test holds it (`holdSlow`). */
+  let slowAnswered: () => Promise<unknown> = () => sleep(40);
   let logger: ReturnType<typeof recordingLogger>;
   let metrics: ReturnType<typeof createPrometheusMetrics>;
   let seen: AnswerRequest[];
@@ -63,6 +65,7 @@ describe('socket lane', () => {
     bigServed = 0;
     fallbackServed = 0;
     nodeRequests = 0;
+    slowAnswered = () => sleep(40);
     const routes = createLaneRoutes({ logger, metrics: createRequestMetrics({ metrics, logger, slowRequestMs: 0 }) });
     routes.get('/value', (req) => {
       seen.push(req);
@@ -73,9 +76,10 @@ describe('socket lane', () => {
       return bytesAnswer(200, 'application/xml', byteStringOf(bytes, 0, bytes.length));
     });
     routes.get('/text', async () => ({ status: 200, contentType: 'text/plain; charset=utf-8', body: 'héllo' }));
-    routes.get('/slow', () => {
+    routes.get('/slow', async (): Promise<Answer> => {
       slowCalled();
-      return new Promise<Answer>((resolve) => setTimeout(() => resolve({ status: 200, contentType: 'text/plain', body: 'slow' }), 40));
+      await slowAnswered();
+      return { status: 200, contentType: 'text/plain', body: 'slow' };
     });
     routes.get('/big', () => {
       bigServed++;
@@ -126,6 +130,18 @@ describe('socket lane', () => {
     const read = once(peer, 'data');
     c.write(bytes);
     await read;
+  };
+  /**
+   * Keeps `/slow` requests from now on unanswered until the returned function is called, and
+   * resolves once the first of them has reached its handler: a request in flight for exactly as
+   * long as the test needs, however slowly a loaded machine gets through the rest.
+   */
+  const holdSlow = (): { started: Promise<void>; release: () => void } => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    slowAnswered = () => released;
+    const started = new Promise<void>((resolve) => (slowCalled = resolve));
+    return { started, release };
   };
   const stop = async (): Promise<void> => {
     for (const c of connections.splice(0)) c.socket.destroy();
@@ -367,9 +383,14 @@ describe('socket lane', () => {
   });
 
   it('hands node:http a FIN that came while the lane still held the connection', async () => {
-    const c = await connection();
+    const slow = holdSlow();
+    const { c, peer } = await connectionWithPeer();
+    const finRead = once(peer, 'end');
     c.write(get('/slow') + get('/elsewhere'));
     c.end();
+    await slow.started;
+    await finRead;
+    slow.release();
     const answers = await c.answers(2);
     assert.deepEqual(
       answers.map((a) => a.status),
@@ -394,9 +415,9 @@ describe('socket lane', () => {
     idle.write(get('/value'));
     await idle.answers(1);
     const busy = await connection();
-    const slowStarted = new Promise<void>((resolve) => (slowCalled = resolve));
+    const held = holdSlow();
     busy.write(get('/slow'));
-    await slowStarted;
+    await held.started;
     const halfHead = await connectionWithPeer();
     await writeAndRead(halfHead.c, halfHead.peer, 'GET /value HTTP/1.1\r\n');
     const halfBody = await connectionWithPeer();
@@ -406,6 +427,8 @@ describe('socket lane', () => {
     await idle.closed();
     // Part of a head is no request yet: nothing is owed, and it must not hold shutdown up.
     await halfHead.c.closed();
+    assert.equal(busy.socket.closed, false, 'the busy connection is kept until its answer is out');
+    held.release();
     const [slow] = await busy.answers(1);
     assert.equal(slow && text(slow), 'slow');
     await busy.closed();
@@ -433,11 +456,13 @@ describe('socket lane', () => {
     const [answer] = await halfHead.c.answers(1);
     assert.equal(answer?.status, 200);
     const busy = await connection();
-    const slowStarted = new Promise<void>((resolve) => (slowCalled = resolve));
+    const held = holdSlow();
     busy.write(get('/slow'));
-    await slowStarted;
+    await held.started;
     server.closeAllConnections();
+    // Closed with its request still unanswered.
     await Promise.all([halfHead.c.closed(), busy.closed()]);
+    held.release();
   });
 
   it('stands aside when node:http counts requests per connection (maxRequestsPerSocket)', async () => {

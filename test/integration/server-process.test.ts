@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { describe, it } from 'node:test';
 import { waitFor } from '../support/ports.js';
 import { startRedis } from '../support/redis.js';
 import { runCli, startServerProcess } from '../support/server-process.js';
+import { untilPeerHasRead } from '../support/tcp-queues.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -100,17 +102,21 @@ describe('openbid server process', () => {
     const socket = connect(server.port, '127.0.0.1');
     let received = '';
     socket.on('data', (d: Buffer) => (received += d.toString()));
+    socket.on('error', () => undefined);
+    const closed = once(socket, 'close');
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    // Headers and half the body now; SIGTERM; then the rest, followed by a pipelined GET /cache
-    // (a fast-lane route: the lane must leave it to Fastify's 503 once draining has begun).
+    // Headers and half the body now; SIGTERM once the server has read them (so the request is in
+    // flight); then, once it has begun draining, the rest, followed by a pipelined GET /cache (a
+    // lane route: the lane must leave it to Fastify's 503 once draining has begun). Each step
+    // waits for the server to get there, however slowly a loaded machine runs it.
     socket.write(`POST /cache HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await untilPeerHasRead(socket);
     server.proc.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor('the server to start draining', async () => server.output().includes('shutting down: finishing in-flight requests'), 10_000);
     socket.write(`${body.slice(20)}GET /cache?uuid=00000000-0000-4000-8000-000000000001 HTTP/1.1\r\nHost: x\r\n\r\n`);
     const code = await server.exited;
-    await new Promise((r) => setTimeout(r, 50));
-    socket.destroy();
+    // Everything the server sent is read once its side of the connection has closed.
+    await closed;
     assert.match(received, /^HTTP\/1\.1 200 OK/, `in-flight request not answered 200:\n${received}\n${server.output()}`);
     assert.match(received, /"responses":\[\{"uuid":"[0-9a-f-]{36}"\}\]/);
     assert.match(received, /HTTP\/1\.1 503/, 'the request after SIGTERM was not answered 503');

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { countingCounters, eventRecord } from '../../../../test/support/analytics.js';
+import { waitFor } from '../../../../test/support/ports.js';
 import { silentLogger } from '../../../core/logger.js';
 import { createFileModule } from './file-module.js';
 
@@ -18,7 +19,9 @@ describe('file analytics module', () => {
     m.logEvent(eventRecord(1));
     m.logEvent(eventRecord(2));
     assert.deepEqual(lines(path), [], 'nothing is written synchronously');
-    await new Promise((r) => setTimeout(r, 200));
+    // The interval's write, whenever a loaded machine gets to it (nothing else writes before close):
+    // the lines on disk, and the count, which follows once the write has returned.
+    await waitFor('the interval to write both records', async () => lines(path).length >= 2 && counters.totals.written >= 2, 5000);
     assert.deepEqual(lines(path).map((l) => JSON.parse(l) as unknown), [eventRecord(1), eventRecord(2)]);
     assert.equal(counters.totals.written, 2);
     await m.close();
