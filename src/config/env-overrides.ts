@@ -3,8 +3,12 @@ import type { TSchema } from 'typebox';
 /**
  * Applies `OPENBID_<SECTION>__<KEY>[__<KEY>...]=value` environment variables onto a raw config
  * object. Path segments match schema keys case-insensitively with `-` and `_` equivalent
- * (`OPENBID_API__API_KEY` sets `api.api-key`). Names inside maps (applications, accounts,
- * bidders) keep the spelling of a key already in the file, else the segment in lower case.
+ * (`OPENBID_API__API_KEY` sets `api.api-key`). A segment that names a map key (a storage
+ * application, an account id, a bidder code) is that key as written, capitals included, since
+ * those names are case-sensitive (`OPENBID_ACCOUNTS__BY_ID__PubA__…` configures account `PubA`).
+ * Only when the file has no key spelled exactly so, and one that differs in case or `-`/`_`
+ * alone, does the segment name the file's key (so `OPENBID_ADAPTERS__APPNEXUS__ENABLED` still
+ * reaches the file's `appnexus`); two such keys are a problem, not a guess.
  *
  * Values stay strings (schema conversion turns `"8000"` into 8000 later) except where the schema
  * wants an array or object: those take JSON, and arrays also a comma-separated list.
@@ -18,6 +22,7 @@ export const applyEnvOverrides = (
   env: Readonly<Record<string, string | undefined>>,
 ): string[] => {
   const problems: string[] = [];
+  const fromEnv: CreatedKeys = new WeakMap();
   const names = Object.keys(env)
     .filter((n) => n.toUpperCase().startsWith('OPENBID_') && n.includes('__'))
     .sort();
@@ -25,13 +30,16 @@ export const applyEnvOverrides = (
     const value = env[name];
     if (value === undefined) continue;
     const segments = name.slice('OPENBID_'.length).split('__');
-    const problem = applyOne(raw, schema, segments, value);
+    const problem = applyOne(raw, schema, segments, value, fromEnv);
     if (problem !== undefined) problems.push(`${name}: ${problem}`);
   }
   return problems;
 };
 
 const normalise = (key: string): string => key.toLowerCase().replaceAll('-', '_');
+
+/** The map keys each object got from a variable rather than from the file. */
+type CreatedKeys = WeakMap<Record<string, unknown>, Set<string>>;
 
 interface SchemaNode {
   type?: string | string[];
@@ -40,15 +48,18 @@ interface SchemaNode {
   patternProperties?: Record<string, SchemaNode>;
 }
 
-const applyOne = (raw: Record<string, unknown>, schema: TSchema, segments: string[], value: string): string | undefined => {
+const applyOne = (raw: Record<string, unknown>, schema: TSchema, segments: string[], value: string, fromEnv: CreatedKeys): string | undefined => {
   let node = schema as SchemaNode;
   let target = raw;
   const path: string[] = [];
   for (const [i, segment] of segments.entries()) {
     if (segment === '') return 'empty key segment';
-    const { key, child } = resolveKey(node, target, segment) ?? {};
+    const resolved = resolveKey(node, target, segment, fromEnv.get(target));
+    if (typeof resolved === 'string') return `${[...path, segment].join('.')}: ${resolved}`;
+    const { key, child } = resolved ?? {};
     if (key === undefined || child === undefined) return `no configuration key ${[...path, segment.toLowerCase()].join('.')}`;
     path.push(key);
+    if (!Object.hasOwn(target, key)) fromEnv.set(target, (fromEnv.get(target) ?? new Set()).add(key));
     if (i === segments.length - 1) {
       const coerced = coerce(child, value);
       if (coerced instanceof CoercionProblem) return coerced.message;
@@ -63,7 +74,13 @@ const applyOne = (raw: Record<string, unknown>, schema: TSchema, segments: strin
   return undefined;
 };
 
-const resolveKey = (node: SchemaNode, target: Record<string, unknown>, segment: string): { key: string; child: SchemaNode } | undefined => {
+/** The schema key or map key a segment names, undefined if none, or why it names none. */
+const resolveKey = (
+  node: SchemaNode,
+  target: Record<string, unknown>,
+  segment: string,
+  fromEnv: ReadonlySet<string> | undefined,
+): { key: string; child: SchemaNode } | string | undefined => {
   const wanted = normalise(segment);
   if (node.properties !== undefined) {
     for (const [key, child] of Object.entries(node.properties)) {
@@ -72,8 +89,10 @@ const resolveKey = (node: SchemaNode, target: Record<string, unknown>, segment: 
   }
   const mapValue = typeof node.additionalProperties === 'object' ? node.additionalProperties : firstValue(node.patternProperties);
   if (mapValue === undefined) return undefined;
-  const existingKey = Object.keys(target).find((k) => normalise(k) === wanted);
-  return { key: existingKey ?? segment.toLowerCase(), child: mapValue };
+  if (Object.hasOwn(target, segment)) return { key: segment, child: mapValue };
+  const alike = Object.keys(target).filter((k) => normalise(k) === wanted && fromEnv?.has(k) !== true);
+  if (alike.length > 1) return `matches ${alike.map((k) => `'${k}'`).join(' and ')} of the file but none exactly; spell the key as the file does`;
+  return { key: alike[0] ?? segment, child: mapValue };
 };
 
 const firstValue = (o: Record<string, SchemaNode> | undefined): SchemaNode | undefined =>

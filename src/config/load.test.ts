@@ -117,7 +117,7 @@ describe('loadConfig', () => {
     assert.equal(c.api['api-key'], '12345');
     assert.equal(c.api['storage-path'], '/storage');
     assert.equal(c.api['storage-read-public'], true);
-    assert.deepEqual(c.storage.memory, { optable: { max_size_bytes: 67108864 }, fromenv: { max_size_bytes: 2048 } });
+    assert.deepEqual(c.storage.memory, { optable: { max_size_bytes: 67108864 }, FROMENV: { max_size_bytes: 2048 } });
     assert.deepEqual(c.storage.redis, { 'prebid-Java': { host: '127.0.0.1', port: 6380, password: '', timeout_ms: 100 } });
     assert.equal(c.storage.default_ttl_seconds, 300);
     assert.equal(c.storage.max_value_bytes, 1048576);
