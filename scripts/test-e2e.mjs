@@ -51,7 +51,7 @@ const files =
 
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=90000', ...passThrough, ...files],
+  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', '--test-timeout=90000', ...passThrough, ...files],
   { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);

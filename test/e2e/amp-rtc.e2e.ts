@@ -9,6 +9,7 @@ interface RtcResult {
   callout: string;
   url: string;
   error?: string;
+  rtcTime?: number;
   response?: { targeting: Record<string, string> };
 }
 
