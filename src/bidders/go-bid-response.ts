@@ -1,7 +1,13 @@
+import { parseBoundedJson } from '../core/bounded-json.js';
+import { badInput, badServerResponse } from './adapter.js';
+import type { Bid } from '../openrtb/types.js';
+import type { BidderError, BidderResponse, ResponseData, TypedBid } from './adapter.js';
+
 /**
- * Prebid Server decodes OpenX's answer into typed OpenRTB structs: one field of the wrong type
- * fails the whole answer there. These checks do the same on the parsed JSON, so an answer is
- * taken or refused as in Go. `null` is fine anywhere (Go leaves the field at its zero value).
+ * Prebid Server's adapters decode a bidder's answer into typed OpenRTB structs: one field of the
+ * wrong type fails the whole answer there. These checks do the same on the parsed JSON, so an
+ * answer is taken or refused as in Go. `null` is fine anywhere (Go leaves the field at its zero
+ * value). Shared by the adapters that follow a Go adapter (appnexus, openx, pubmatic).
  */
 
 type FieldKind = 'string' | 'number' | 'int' | 'int8' | 'strings' | 'ints';
@@ -105,4 +111,59 @@ export const responseProblem = (body: Record<string, unknown>): string | undefin
     }
   }
   return undefined;
+};
+
+/** What an adapter's `makeBids` answers. */
+export interface AdapterBids {
+  readonly response?: BidderResponse;
+  readonly errors: BidderError[];
+}
+
+/** A bid response that decodes as Go would decode it, seat and bid entries not yet read. */
+export interface DecodedBidResponse {
+  readonly seatbid?: readonly ({ readonly bid?: readonly (Record<string, unknown> | null)[] | null } | null)[] | null;
+  readonly cur?: string | null;
+}
+
+/**
+ * The common start of a Go adapter's `MakeBids`: 204 is no bid; 400 is the request's fault (bad
+ * input); any other status but 200 is the server's; the body must parse (nested at most
+ * `MAX_JSON_DEPTH`) and decode as a bid response, else the answer is refused whole. `null` decodes
+ * to an empty answer in Go: no bids, no error. Either the decoded body, or the adapter's answer.
+ */
+export const decodeBidResponse = (response: ResponseData): { readonly body: DecodedBidResponse } | { readonly answer: AdapterBids } => {
+  if (response.status === 204) return { answer: { errors: [] } };
+  const statusMessage = `Unexpected status code: ${response.status}. Run with request.debug = 1 for more info`;
+  if (response.status === 400) return { answer: { errors: [badInput(statusMessage)] } };
+  if (response.status !== 200) return { answer: { errors: [badServerResponse(statusMessage)] } };
+  let body: unknown;
+  try {
+    body = parseBoundedJson(response.body);
+  } catch (err) {
+    return { answer: { errors: [badServerResponse(`Bad server response: ${(err as Error).message}`)] } };
+  }
+  if (body === null) return { answer: { response: { currency: 'USD', bids: [] }, errors: [] } };
+  if (!isObject(body)) return { answer: { errors: [badServerResponse('Bad server response: not a JSON object')] } };
+  const problem = responseProblem(body);
+  if (problem !== undefined) return { answer: { errors: [badServerResponse(`Bad server response: ${problem}`)] } };
+  return { body };
+};
+
+/** The answer's currency: `cur`, USD when absent or empty. */
+const answerCurrency = (body: DecodedBidResponse): string => (typeof body.cur === 'string' && body.cur !== '' ? body.cur : 'USD');
+
+/**
+ * Every bid of every seat through `read`, which types a bid or drops it (saying why in `errors`).
+ * A null bid decodes as an empty one in Go, so `read` gets `{}` for it.
+ */
+export const readBids = (body: DecodedBidResponse, read: (bid: Bid, errors: BidderError[]) => TypedBid | undefined): AdapterBids => {
+  const errors: BidderError[] = [];
+  const bids: TypedBid[] = [];
+  for (const seat of body.seatbid ?? []) {
+    for (const raw of seat?.bid ?? []) {
+      const typed = read((raw ?? {}) as Bid, errors);
+      if (typed !== undefined) bids.push(typed);
+    }
+  }
+  return { response: { currency: answerCurrency(body), bids }, errors };
 };

@@ -1,8 +1,7 @@
-import { parseBoundedJson } from '../../core/bounded-json.js';
 import type { Bid, BidRequest, Imp, MediaType, Open } from '../../openrtb/types.js';
-import { badInput, badServerResponse } from '../adapter.js';
-import type { BidderError, BidderResponse, ResponseData, TypedBid } from '../adapter.js';
-import { responseProblem } from './response-shape.js';
+import type { ResponseData, TypedBid } from '../adapter.js';
+import { decodeBidResponse, readBids } from '../go-bid-response.js';
+import type { AdapterBids } from '../go-bid-response.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
@@ -101,29 +100,9 @@ const typedBid = (raw: Bid, imps: readonly Imp[]): TypedBid => {
  * decode as an OpenRTB bid response gives no bids and one error. Statuses other than 200 are
  * answered as Prebid Server's adapter does, though the exchange normally handles them itself.
  */
-export const makeBids = (request: BidRequest, response: ResponseData): { response?: BidderResponse; errors: BidderError[] } => {
-  if (response.status === 204) return { errors: [] };
-  const statusMessage = `Unexpected status code: ${response.status}. Run with request.debug = 1 for more info`;
-  if (response.status === 400) return { errors: [badInput(statusMessage)] };
-  if (response.status !== 200) return { errors: [badServerResponse(statusMessage)] };
-
-  let body: unknown;
-  try {
-    body = parseBoundedJson(response.body);
-  } catch (err) {
-    return { errors: [badServerResponse(`Bad server response: ${(err as Error).message}`)] };
-  }
-  // `null` decodes into an empty answer in Go: no bids, no error.
-  if (body === null) return { response: { currency: 'USD', bids: [] }, errors: [] };
-  if (!isObject(body)) return { errors: [badServerResponse('Bad server response: not a JSON object')] };
-  const problem = responseProblem(body);
-  if (problem !== undefined) return { errors: [badServerResponse(`Bad server response: ${problem}`)] };
-
-  const bids: TypedBid[] = [];
-  for (const seat of (body.seatbid ?? []) as ({ bid?: (Bid | null)[] | null } | null)[]) {
-    // A null bid decodes as an empty one in Go; the exchange then drops it for its missing id.
-    for (const raw of seat?.bid ?? []) bids.push(typedBid(raw ?? ({} as Bid), request.imp));
-  }
-  const currency = typeof body.cur === 'string' && body.cur !== '' ? body.cur : 'USD';
-  return { response: { currency, bids }, errors: [] };
+export const makeBids = (request: BidRequest, response: ResponseData): AdapterBids => {
+  const decoded = decodeBidResponse(response);
+  if ('answer' in decoded) return decoded.answer;
+  // Every bid is kept: a null one (empty in Go) is dropped later by the exchange for its missing id.
+  return readBids(decoded.body, (bid) => typedBid(bid, request.imp));
 };

@@ -10,7 +10,7 @@ import { compileParamsCheck } from '../params.js';
 import { openxAdapter } from './index.js';
 import { bidMeta, impMediaType, makeBids } from './make-bids.js';
 import { readParams } from './make-requests.js';
-import { responseProblem } from './response-shape.js';
+import { responseProblem } from '../go-bid-response.js';
 
 runAdapterFixtureDir('test/fixtures/bidders/openx', openxAdapter);
 

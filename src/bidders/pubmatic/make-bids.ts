@@ -1,41 +1,15 @@
 import type { Bid, MediaType } from '../../openrtb/types.js';
-import { badInput, badServerResponse } from '../adapter.js';
-import type { BidderError, BidderResponse, ResponseData, TypedBid } from '../adapter.js';
+import { badServerResponse } from '../adapter.js';
+import type { BidderError, ResponseData, TypedBid } from '../adapter.js';
+import { decodeBidResponse, readBids } from '../go-bid-response.js';
+import type { AdapterBids } from '../go-bid-response.js';
 import { rawMember } from './json-raw.js';
-import { parseBoundedJson } from '../../core/bounded-json.js';
 
 const MTYPES: Readonly<Record<number, MediaType>> = { 1: 'banner', 2: 'video', 3: 'audio', 4: 'native' };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
 
-/**
- * The fields of PubMatic's answer whose type Prebid Server relies on when it decodes the answer
- * (any of them wrong fails the whole answer there, so it does here). `undefined` when all fit.
- */
-const responseProblem = (body: Record<string, unknown>): string | undefined => {
-  if (!isAbsent(body.cur) && typeof body.cur !== 'string') return 'cur is not a string';
-  if (isAbsent(body.seatbid)) return undefined;
-  if (!Array.isArray(body.seatbid)) return 'seatbid is not an array';
-  for (const [s, seat] of (body.seatbid as unknown[]).entries()) {
-    if (isAbsent(seat)) continue;
-    if (!isObject(seat)) return `seatbid[${s}] is not an object`;
-    if (isAbsent(seat.bid)) continue;
-    if (!Array.isArray(seat.bid)) return `seatbid[${s}].bid is not an array`;
-    for (const [b, bid] of (seat.bid as unknown[]).entries()) {
-      if (isAbsent(bid)) continue;
-      const where = `seatbid[${s}].bid[${b}]`;
-      if (!isObject(bid)) return `${where} is not an object`;
-      for (const field of ['id', 'impid', 'adm', 'crid', 'dealid'] as const) {
-        if (!isAbsent(bid[field]) && typeof bid[field] !== 'string') return `${where}.${field} is not a string`;
-      }
-      if (!isAbsent(bid.price) && typeof bid.price !== 'number') return `${where}.price is not a number`;
-      if (!isAbsent(bid.mtype) && !Number.isInteger(bid.mtype)) return `${where}.mtype is not an integer`;
-      if (!isAbsent(bid.cat) && !(Array.isArray(bid.cat) && bid.cat.every((c) => typeof c === 'string'))) return `${where}.cat is not an array of strings`;
-    }
-  }
-  return undefined;
-};
 
 /** What PubMatic says of a bid in `bid.ext`, when that reads. */
 interface PubmaticBidExt {
@@ -120,33 +94,8 @@ const typedBid = (raw: Bid, errors: BidderError[]): TypedBid | undefined => {
  * entry and native markup unwrapped. The currency is `cur`, USD when absent. Statuses other than
  * 200 are handled as Prebid Server's adapter does, though the exchange normally takes them.
  */
-export const makeBids = (response: ResponseData): { response?: BidderResponse; errors: BidderError[] } => {
-  if (response.status === 204) return { errors: [] };
-  const statusMessage = `Unexpected status code: ${response.status}. Run with request.debug = 1 for more info`;
-  if (response.status === 400) return { errors: [badInput(statusMessage)] };
-  if (response.status !== 200) return { errors: [badServerResponse(statusMessage)] };
-
-  let body: unknown;
-  try {
-    body = parseBoundedJson(response.body);
-  } catch (err) {
-    return { errors: [badServerResponse(`Bad server response: ${(err as Error).message}`)] };
-  }
-  // `null` decodes into an empty answer in Go: no bids, no error.
-  if (body === null) return { response: { currency: 'USD', bids: [] }, errors: [] };
-  if (!isObject(body)) return { errors: [badServerResponse('Bad server response: not a JSON object')] };
-  const problem = responseProblem(body);
-  if (problem !== undefined) return { errors: [badServerResponse(`Bad server response: ${problem}`)] };
-
-  const errors: BidderError[] = [];
-  const bids: TypedBid[] = [];
-  for (const seat of (body.seatbid ?? []) as ({ bid?: (Bid | null)[] | null } | null)[]) {
-    for (const raw of seat?.bid ?? []) {
-      // A null bid decodes as an empty one in Go, which then has no mtype.
-      const typed = typedBid(raw ?? ({} as Bid), errors);
-      if (typed !== undefined) bids.push(typed);
-    }
-  }
-  const currency = typeof body.cur === 'string' && body.cur !== '' ? body.cur : 'USD';
-  return { response: { currency, bids }, errors };
+export const makeBids = (response: ResponseData): AdapterBids => {
+  const decoded = decodeBidResponse(response);
+  if ('answer' in decoded) return decoded.answer;
+  return readBids(decoded.body, typedBid);
 };
