@@ -1,16 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from './load.js';
-
-const problemsOf = (fn: () => unknown): readonly string[] => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  assert.fail('expected a ConfigError');
-};
+import { loadConfig } from './load.js';
+import { problemsOf } from '../../test/support/config-problems.js';
 
 describe('environment overrides of map keys', () => {
   it('keep the case of a key the file does not have: account ids, bidder codes, storage applications', () => {

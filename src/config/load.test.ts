@@ -3,18 +3,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from './load.js';
+import { loadConfig } from './load.js';
 import { redactConfig } from './redact.js';
-
-const problemsOf = (fn: () => unknown): readonly string[] => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  assert.fail('expected a ConfigError');
-};
+import { problemsOf } from '../../test/support/config-problems.js';
 
 const tempFile = (name: string, text: string): string => {
   const path = join(mkdtempSync(join(tmpdir(), 'openbid-config-')), name);

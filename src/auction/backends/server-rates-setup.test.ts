@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../config/load.js';
+import { loadConfig } from '../../config/load.js';
 import { silentLogger } from '../../core/logger.js';
 import { noopMetrics } from '../../metrics/noop.js';
 import { createServerRatesFromConfig } from './server-rates-setup.js';
+import { problemsOf } from '../../../test/support/config-problems.js';
 
 const RATES_FILE = new URL('../../../test/fixtures/currency/rates.json', import.meta.url).pathname;
-
-const problemsOf = (fn: () => unknown): readonly string[] => {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ConfigError) return err.problems;
-    throw err;
-  }
-  assert.fail('expected a ConfigError');
-};
 
 const fromConfig = (raw: Record<string, unknown>, env: Record<string, string> = {}) =>
   createServerRatesFromConfig(loadConfig({ raw, env }).auction.currency, { clock: { now: () => Date.now() }, logger: silentLogger, metrics: noopMetrics });
