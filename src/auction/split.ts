@@ -84,6 +84,10 @@ const requestExtFor = (ext: BidRequest['ext'], code: string): BidRequest['ext'] 
   for (const [k, v] of Object.entries(ext.prebid)) if (!EXCHANGE_ONLY_PREBID_KEYS.has(k)) prebid[k] = v;
   const own = isObject(ext.prebid.bidderparams) ? ext.prebid.bidderparams[code] : undefined;
   if (own !== undefined) prebid.bidderparams = own;
+  // Of the targeting settings, bidders see only whether brand categories are wanted (as in
+  // Prebid Server): adapters such as appnexus ask their server for them then.
+  const brandCategory = isObject(ext.prebid.targeting) ? ext.prebid.targeting.includebrandcategory : undefined;
+  if (brandCategory !== undefined && brandCategory !== null) prebid.targeting = { includebrandcategory: brandCategory };
   return { ...ext, prebid };
 };
 
