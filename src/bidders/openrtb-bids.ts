@@ -34,8 +34,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /**
  * Reads a standard OpenRTB 2.6 bid response (the `generic` adapter's, and the shape most bidders
- * answer in). Bids are typed with {@link bidMediaType}; a body that is not a bid response is a
- * bad-server-response error.
+ * answer in). Bids are typed with {@link bidMediaType} and filed under the bidder's code; a body
+ * that is not a bid response is a bad-server-response error.
  */
 export const readOpenRtbBids = (body: string, imps: readonly Imp[]): { response?: BidderResponse; errors: BidderError[] } => {
   let parsed: unknown;
@@ -68,7 +68,9 @@ export const readOpenRtbBids = (body: string, imps: readonly Imp[]): { response?
         errors.push(badServerResponse(`Bid "${String(typed.id)}" has an unknown mtype ${String(typed.mtype)}`));
         continue;
       }
-      bids.push(typeof seat.seat === 'string' && seat.seat !== '' ? { bid: typed, type, seat: seat.seat } : { bid: typed, type });
+      // `seatbid[].seat` is the buyer's seat in OpenRTB (an agency, a DSP account), not a Prebid
+      // bidder: the bids stay under the bidder's code, as Prebid Server files them.
+      bids.push({ bid: typed, type });
     }
   }
   const currency = typeof response.cur === 'string' && response.cur !== '' ? response.cur : 'USD';

@@ -137,7 +137,8 @@ const AuctionSchema = Type.Object(
 
 /**
  * Bidders this server calls, by bidder code. A code naming a built-in adapter (appnexus, pubmatic,
- * openx) needs no entry; any other code becomes a bidder with `adapter: generic` and an endpoint.
+ * openx) needs no `adapter`; any other code must name one (`generic` with an endpoint for a plain
+ * OpenRTB bidder), or the start stops.
  */
 const AdapterEntrySchema = Type.Object(
   {
