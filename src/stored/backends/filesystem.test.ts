@@ -115,6 +115,7 @@ describe('the sample stored request', () => {
     assert.equal(stored.imp.length, 1);
     assert.equal(stored.app, undefined);
     assert.ok(stored.imp[0]?.banner);
-    assert.deepEqual(Object.keys(stored.imp[0]?.ext.prebid.bidder ?? {}), ['generic']);
+    // A built-in adapter, so the sample runs on the embedded defaults with no adapters configured.
+    assert.deepEqual(stored.imp[0]?.ext.prebid.bidder, { appnexus: { placementId: 13144370 } });
   });
 });
