@@ -3,6 +3,18 @@ import { readAmpQuery } from '../../amp/amp-query.js';
 import { firstParam } from '../raw-body.js';
 import type { HttpServer } from '../server.js';
 
+/** `value` when it is a serialized origin (`scheme://host[:port]`), else undefined. */
+const asOrigin = (value: string | undefined): string | undefined => {
+  if (value === undefined) return undefined;
+  let origin: string;
+  try {
+    origin = new URL(value).origin;
+  } catch {
+    return undefined;
+  }
+  return origin === value && origin !== 'null' ? origin : undefined;
+};
+
 /**
  * `GET /openrtb2/amp`. AMP's CORS for credentialed requests: the page's origin is echoed in
  * `AMP-Access-Control-Allow-Source-Origin` (from `__amp_source_origin`, else the Origin) and
@@ -10,13 +22,6 @@ import type { HttpServer } from '../server.js';
  * A value that is not an origin (a path, bytes a header cannot carry) is not echoed: echoing it
  * would let a page's query string write into the answer's headers.
  */
-/** `value` when it is a serialized origin (`scheme://host[:port]`), else undefined. */
-const asOrigin = (value: string | undefined): string | undefined => {
-  if (value === undefined || !URL.canParse(value)) return undefined;
-  const origin = new URL(value).origin;
-  return origin === value && origin !== 'null' ? origin : undefined;
-};
-
 export const ampRoutes = (server: HttpServer, opts: { amp: AmpService }): void => {
   server.fastify.get('/openrtb2/amp', async (req, reply) => {
     const q = req.query as Record<string, unknown>;
