@@ -1,3 +1,5 @@
+import { redactUrlCredentials } from '../core/url-credentials.js';
+
 const SECRET_KEY = /(^|[-_])(password|api[-_]key|secret|token)$/i;
 
 /**
@@ -13,16 +15,4 @@ export const redactConfig = (value: unknown): unknown => {
     out[k] = SECRET_KEY.test(k) && v !== '' && v !== undefined ? '[redacted]' : redactConfig(v);
   }
   return out;
-};
-
-const redactUrlCredentials = (s: string): string => {
-  if (!s.includes('@') || !s.includes('://')) return s;
-  try {
-    const u = new URL(s);
-    if (u.password === '' && u.username === '') return s;
-    if (u.password !== '') u.password = 'redacted';
-    return u.toString();
-  } catch {
-    return s;
-  }
 };

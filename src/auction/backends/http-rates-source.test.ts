@@ -64,6 +64,7 @@ describe('rates from a URL', () => {
   });
 
   it('leaves credentials out of its name', () => {
-    assert.equal(createHttpRatesSource('https://user:secret@rates.example/latest.json').name, 'https://rates.example/latest.json');
+    assert.equal(createHttpRatesSource('https://user:secret@rates.example/latest.json').name, 'https://user:redacted@rates.example/latest.json');
+    assert.equal(createHttpRatesSource('https://token@rates.example/latest.json').name, 'https://redacted@rates.example/latest.json');
   });
 });

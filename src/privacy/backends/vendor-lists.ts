@@ -3,6 +3,7 @@ import { request } from 'undici';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
+import { redactUrlCredentials } from '../../core/url-credentials.js';
 import { parseVendorList } from '../vendor-list.js';
 import type { VendorList, VendorLists } from '../vendor-list.js';
 
@@ -31,7 +32,7 @@ const fetchList = async (url: string, signal: AbortSignal): Promise<VendorList> 
   res.body.on('error', () => undefined);
   if (res.statusCode !== 200) {
     res.body.destroy();
-    throw new Error(`GET ${url} answered ${res.statusCode}`);
+    throw new Error(`GET ${redactUrlCredentials(url)} answered ${res.statusCode}`);
   }
   const chunks: Buffer[] = [];
   let size = 0;
@@ -39,7 +40,7 @@ const fetchList = async (url: string, signal: AbortSignal): Promise<VendorList> 
     size += chunk.length;
     if (size > MAX_LIST_BYTES) {
       res.body.destroy();
-      throw new Error(`GET ${url} answered more than ${MAX_LIST_BYTES} bytes`);
+      throw new Error(`GET ${redactUrlCredentials(url)} answered more than ${MAX_LIST_BYTES} bytes`);
     }
     chunks.push(chunk);
   }
@@ -69,11 +70,12 @@ export const createVendorLists = async (opts: VendorListsOptions): Promise<Vendo
       opts.logger.error({ err, file: opts.file }, 'the vendor list file could not be read; GDPR vendor checks run without it');
     }
   }
+  const loggableUrl = redactUrlCredentials(opts.url);
   const refresh = async (): Promise<void> => {
     try {
       keep(await fetchList(opts.url, AbortSignal.timeout(opts.fetchTimeoutMs)));
     } catch (err) {
-      opts.logger.warn({ err, url: opts.url, kept: latest?.version }, 'the vendor list could not be fetched; the last good copy stays in use');
+      opts.logger.warn({ err, url: loggableUrl, kept: latest?.version }, 'the vendor list could not be fetched; the last good copy stays in use');
     }
   };
   let timer: NodeJS.Timeout | undefined;
