@@ -87,7 +87,7 @@ const requestExtFor = (ext: BidRequest['ext'], code: string): BidRequest['ext'] 
   // Of the targeting settings, bidders see only whether brand categories are wanted (as in
   // Prebid Server): adapters such as appnexus ask their server for them then.
   const brandCategory = isObject(ext.prebid.targeting) ? ext.prebid.targeting.includebrandcategory : undefined;
-  if (brandCategory !== undefined && brandCategory !== null) prebid.targeting = { includebrandcategory: brandCategory };
+  if (isObject(brandCategory)) prebid.targeting = { includebrandcategory: brandCategory };
   return { ...ext, prebid };
 };
 

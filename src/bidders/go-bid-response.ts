@@ -2,6 +2,7 @@ import { parseBoundedJson } from '../core/bounded-json.js';
 import { badInput, badServerResponse } from './adapter.js';
 import type { Bid } from '../openrtb/types.js';
 import type { BidderError, BidderResponse, ResponseData, TypedBid } from './adapter.js';
+import { isAbsent, isObject } from './json-guards.js';
 
 /**
  * Prebid Server's adapters decode a bidder's answer into typed OpenRTB structs: one field of the
@@ -12,7 +13,8 @@ import type { BidderError, BidderResponse, ResponseData, TypedBid } from './adap
 
 type FieldKind = 'string' | 'number' | 'int' | 'int8' | 'strings' | 'ints';
 
-const BID_FIELDS: Readonly<Record<string, FieldKind>> = {
+// Field lists as [name, kind] pairs, made once: they are walked for every bid of every answer.
+const BID_FIELDS = Object.entries<FieldKind>({
   id: 'string',
   impid: 'string',
   price: 'number',
@@ -45,13 +47,11 @@ const BID_FIELDS: Readonly<Record<string, FieldKind>> = {
   dur: 'int',
   mtype: 'int8',
   slotinpod: 'int8',
-};
+});
 
-const RESPONSE_FIELDS: Readonly<Record<string, FieldKind>> = { id: 'string', bidid: 'string', cur: 'string', customdata: 'string', nbr: 'int' };
-const SEAT_FIELDS: Readonly<Record<string, FieldKind>> = { seat: 'string', group: 'int8' };
+const RESPONSE_FIELDS = Object.entries<FieldKind>({ id: 'string', bidid: 'string', cur: 'string', customdata: 'string', nbr: 'int' });
+const SEAT_FIELDS = Object.entries<FieldKind>({ seat: 'string', group: 'int8' });
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
 // int64 bounds; a JSON integer past them does not decode in Go.
 const fitsInt = (v: unknown): boolean => Number.isInteger(v) && Math.abs(v as number) <= 2 ** 63;
 const fitsInt8 = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= -128 && (v as number) <= 127;
@@ -82,32 +82,33 @@ const NOUN: Readonly<Record<FieldKind, string>> = {
   ints: 'an array of integers',
 };
 
-const fieldsProblem = (obj: Record<string, unknown>, fields: Readonly<Record<string, FieldKind>>, where: string): string | undefined => {
-  for (const [name, kind] of Object.entries(fields)) {
+/** The first field of `obj` whose type Go would refuse, as `<name> is not <kind>`. */
+const fieldsProblem = (obj: Record<string, unknown>, fields: readonly (readonly [string, FieldKind])[]): string | undefined => {
+  for (const [name, kind] of fields) {
     const v = obj[name];
-    if (!isAbsent(v) && !fits(kind, v)) return `${where}${name} is not ${NOUN[kind]}`;
+    if (!isAbsent(v) && !fits(kind, v)) return `${name} is not ${NOUN[kind]}`;
   }
   return undefined;
 };
 
 /** Why the parsed answer would not decode as an OpenRTB bid response in Go; `undefined` when it would. */
 export const responseProblem = (body: Record<string, unknown>): string | undefined => {
-  const top = fieldsProblem(body, RESPONSE_FIELDS, '');
+  const top = fieldsProblem(body, RESPONSE_FIELDS);
   if (top !== undefined) return top;
   if (isAbsent(body.seatbid)) return undefined;
   if (!Array.isArray(body.seatbid)) return 'seatbid is not an array';
   for (const [s, seat] of (body.seatbid as unknown[]).entries()) {
     if (isAbsent(seat)) continue;
     if (!isObject(seat)) return `seatbid[${s}] is not an object`;
-    const seatProblem = fieldsProblem(seat, SEAT_FIELDS, `seatbid[${s}].`);
-    if (seatProblem !== undefined) return seatProblem;
+    const seatProblem = fieldsProblem(seat, SEAT_FIELDS);
+    if (seatProblem !== undefined) return `seatbid[${s}].${seatProblem}`;
     if (isAbsent(seat.bid)) continue;
     if (!Array.isArray(seat.bid)) return `seatbid[${s}].bid is not an array`;
     for (const [b, bid] of (seat.bid as unknown[]).entries()) {
       if (isAbsent(bid)) continue;
       if (!isObject(bid)) return `seatbid[${s}].bid[${b}] is not an object`;
-      const bidProblem = fieldsProblem(bid, BID_FIELDS, `seatbid[${s}].bid[${b}].`);
-      if (bidProblem !== undefined) return bidProblem;
+      const bidProblem = fieldsProblem(bid, BID_FIELDS);
+      if (bidProblem !== undefined) return `seatbid[${s}].bid[${b}].${bidProblem}`;
     }
   }
   return undefined;
@@ -150,7 +151,7 @@ export const decodeBidResponse = (response: ResponseData): { readonly body: Deco
 };
 
 /** The answer's currency: `cur`, USD when absent or empty. */
-const answerCurrency = (body: DecodedBidResponse): string => (typeof body.cur === 'string' && body.cur !== '' ? body.cur : 'USD');
+export const answerCurrency = (body: DecodedBidResponse): string => (typeof body.cur === 'string' && body.cur !== '' ? body.cur : 'USD');
 
 /**
  * Every bid of every seat through `read`, which types a bid or drops it (saying why in `errors`).

@@ -2,6 +2,8 @@ import type { Bid, BidResponse, Imp, MediaType } from '../openrtb/types.js';
 import { badServerResponse } from './adapter.js';
 import type { BidderError, BidderResponse, TypedBid } from './adapter.js';
 import { parseBoundedJson } from '../core/bounded-json.js';
+import { isObject } from './json-guards.js';
+import { answerCurrency } from './go-bid-response.js';
 
 const MTYPE: Readonly<Record<number, MediaType>> = { 1: 'banner', 2: 'video', 3: 'audio', 4: 'native' };
 
@@ -29,8 +31,6 @@ export const bidMediaType = (bid: Bid, imp: Imp | undefined): MediaType | undefi
   if (offered.includes('native') && (adm.startsWith('{"native"') || adm.startsWith('{"assets"'))) return 'native';
   return offered.includes('banner') || offered.length === 0 ? 'banner' : offered[0];
 };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Reads a standard OpenRTB 2.6 bid response (the `generic` adapter's, and the shape most bidders
@@ -73,6 +73,5 @@ export const readOpenRtbBids = (body: string, imps: readonly Imp[]): { response?
       bids.push({ bid: typed, type });
     }
   }
-  const currency = typeof response.cur === 'string' && response.cur !== '' ? response.cur : 'USD';
-  return { response: { currency, bids }, errors };
+  return { response: { currency: answerCurrency(response), bids }, errors };
 };

@@ -1,5 +1,6 @@
 import type { Banner, Imp } from '../../openrtb/types.js';
 import type { AppnexusParams } from './params.js';
+import { isAbsent } from '../json-guards.js';
 
 /** `imp.ext.appnexus` as AppNexus reads it; unset fields left out, in the order Go writes them. */
 export interface AppnexusImpExt {
@@ -13,8 +14,6 @@ export interface AppnexusImpExt {
 }
 
 const POSITIONS: Readonly<Record<string, number>> = { above: 1, below: 3 };
-
-const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
 
 /**
  * The banner with the fold position from the `position` param, and, when it has neither `w` nor

@@ -4,6 +4,7 @@ import type { BidderError, ResponseData, TypedBid } from '../adapter.js';
 import { decodeBidResponse, readBids } from '../go-bid-response.js';
 import type { AdapterBids } from '../go-bid-response.js';
 import { IAB_CATEGORY_BY_BRAND_CATEGORY } from './iab-categories.js';
+import { isAbsent, isObject } from '../json-guards.js';
 
 /** `bid_ad_type` → media type; AppNexus's 2 (audio, in its own numbering) is not one it bids with here. */
 const BID_AD_TYPES: ReadonlyMap<number, MediaType> = new Map([
@@ -11,11 +12,6 @@ const BID_AD_TYPES: ReadonlyMap<number, MediaType> = new Map([
   [1, 'video'],
   [3, 'native'],
 ]);
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
-
-
 
 /** What AppNexus says of a bid in `bid.ext.appnexus`; absent numbers are 0, as Go reads them. */
 interface AppnexusBidExt {

@@ -1,3 +1,6 @@
+import { isAbsent, isObject } from '../json-guards.js';
+import { fitsInt64 } from '../go-text.js';
+
 /**
  * The params of one AppNexus imp as the adapter uses them: old spellings resolved, ids read the
  * way Prebid Server's Go types read them. The schema has already passed them, so the checks here
@@ -29,11 +32,6 @@ export interface ImpExtRead {
   readonly gpid: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
-
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 class ParamError extends Error {}
 
@@ -54,7 +52,7 @@ export const readPlacementId = (value: unknown, name: string): number => {
   } else {
     throw new ParamError(`${name} must be an integer or a string of one`);
   }
-  if (n < INT64_MIN || n > INT64_MAX) throw new ParamError(`${name} is out of range`);
+  if (!fitsInt64(n)) throw new ParamError(`${name} is out of range`);
   return Number(n);
 };
 

@@ -1,4 +1,6 @@
 import type { App, BidRequest, Source } from '../../openrtb/types.js';
+import { isAbsent, isObject } from '../json-guards.js';
+import { goKeyCompare } from '../go-text.js';
 
 /** `ext.appnexus` of the request AppNexus receives; fields left out when unset, as Go omits them. */
 export interface AppnexusRequestExt {
@@ -11,9 +13,6 @@ export interface AppnexusRequestExt {
 
 /** Prebid Server's default `platform_id` for AppNexus: the header-bidding source it reports. */
 export const HB_SOURCE = 5;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
 
 /**
  * The request's `ext` as a list of members, so that a key such as `__proto__` stays a key. No
@@ -93,4 +92,4 @@ export const moveSupplyChain = (source: Source | null | undefined, ext: Map<stri
 
 /** The request ext as Go writes a map: members sorted by key (byte order). */
 export const sortedExt = (ext: ReadonlyMap<string, unknown>): BidRequest['ext'] =>
-  Object.fromEntries([...ext].sort(([a], [b]) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+  Object.fromEntries([...ext].sort(([a], [b]) => goKeyCompare(a, b)));

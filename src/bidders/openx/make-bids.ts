@@ -2,9 +2,8 @@ import type { Bid, BidRequest, Imp, MediaType, Open } from '../../openrtb/types.
 import type { ResponseData, TypedBid } from '../adapter.js';
 import { decodeBidResponse, readBids } from '../go-bid-response.js';
 import type { AdapterBids } from '../go-bid-response.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
+import { isAbsent, isObject } from '../json-guards.js';
+import { goAtoi } from '../go-text.js';
 
 // OpenX marks banner, video and native; anything else (audio included) is typed by the imp.
 const MTYPES: Readonly<Record<number, MediaType>> = { 1: 'banner', 2: 'video', 4: 'native' };
@@ -31,13 +30,12 @@ export interface OpenxBidMeta {
 
 // An int64 written as a JSON string (Go's `,string` option): digits only, a leading minus allowed.
 const QUOTED_INT = /^-?(0|[1-9]\d*)$/;
-// strconv.Atoi's syntax: an optional sign, then decimal digits (leading zeros allowed).
-const ATOI = /^[+-]?\d+$/;
-const INT64_MAX = 2n ** 63n - 1n;
-const INT64_MIN = -(2n ** 63n);
-const int64Of = (text: string): number | undefined => {
-  const n = BigInt(text);
-  return n > INT64_MAX || n < INT64_MIN ? undefined : Number(n);
+
+/** An int64 written as a JSON string; `undefined` when absent, `false` when it does not read. */
+const quotedInt = (v: unknown): number | undefined | false => {
+  if (isAbsent(v)) return undefined;
+  if (typeof v !== 'string' || !QUOTED_INT.test(v)) return false;
+  return goAtoi(v) ?? false;
 };
 
 /**
@@ -48,17 +46,12 @@ const int64Of = (text: string): number | undefined => {
  */
 export const bidMeta = (ext: unknown): OpenxBidMeta | undefined => {
   if (!isObject(ext)) return undefined;
-  const quotedInt = (v: unknown): number | undefined | false => {
-    if (isAbsent(v)) return undefined;
-    if (typeof v !== 'string' || !QUOTED_INT.test(v)) return false;
-    return int64Of(v) ?? false;
-  };
   const networkId = quotedInt(ext.dsp_id);
   const brandId = quotedInt(ext.brand_id);
   if (networkId === false || brandId === false) return undefined;
   const buyer = ext.buyer_id;
   if (!isAbsent(buyer) && typeof buyer !== 'string') return undefined;
-  const advertiserId = typeof buyer === 'string' && ATOI.test(buyer) ? (int64Of(buyer) ?? 0) : 0;
+  const advertiserId = typeof buyer === 'string' ? (goAtoi(buyer) ?? 0) : 0;
   if (advertiserId <= 0 && (networkId ?? 0) <= 0 && (brandId ?? 0) <= 0) return undefined;
   return {
     ...(networkId ? { networkId } : {}),

@@ -1,6 +1,8 @@
 import type { BidRequest, Imp, ImpExt, Open } from '../../openrtb/types.js';
 import { badInput } from '../adapter.js';
 import type { BidderError, RequestContext, RequestData } from '../adapter.js';
+import { isAbsent, isObject } from '../json-guards.js';
+import { goParseFloat } from '../go-text.js';
 
 /** Tells OpenX the request comes from Prebid Server (`ext.bc`); OpenX keys its handling on it. */
 export const BIDDER_CONFIG = 'hb_pbs_1.0.0';
@@ -21,12 +23,6 @@ interface OpenxParams {
   readonly customParams?: Record<string, unknown>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
-
-// strconv.ParseFloat's decimal syntax (OpenX's schema narrows strings further, to digits with an optional fraction).
-const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
 /** A number given as a JSON number or a string holding one, as Go's `json.Number` takes it. */
 const numberText = (v: unknown): string | undefined => (typeof v === 'number' ? String(v) : typeof v === 'string' ? v : undefined);
 
@@ -46,12 +42,12 @@ export const readParams = (bidder: unknown): OpenxParams | { error: string } => 
   if (!isAbsent(customParams) && !isObject(customParams)) return { error: 'ext.bidder.customParams is not an object' };
   const floorText = numberText(customFloor);
   // A floor that does not read as a number is ignored, not an error: Go only asks Float64() whether it has one.
-  const floor = floorText !== undefined && DECIMAL.test(floorText) ? Number(floorText) : undefined;
+  const floor = floorText === undefined ? undefined : goParseFloat(floorText);
   return {
     ...(isAbsent(unit) ? {} : { unit: numberText(unit) }),
     delDomain: typeof delDomain === 'string' ? delDomain : '',
     platform: typeof platform === 'string' ? platform : '',
-    ...(floor !== undefined && Number.isFinite(floor) ? { customFloor: floor } : {}),
+    ...(floor !== undefined ? { customFloor: floor } : {}),
     ...(isObject(customParams) ? { customParams } : {}),
   };
 };
@@ -63,7 +59,7 @@ export const readParams = (bidder: unknown): OpenxParams | { error: string } => 
 const outgoingImpExt = (ext: ImpExt, customParams: Record<string, unknown> | undefined): ImpExt | undefined => {
   // fromEntries defines own properties, so a key named `__proto__` stays a plain key.
   const out: ImpExt = Object.fromEntries(Object.entries(ext).filter(([k]) => k !== 'prebid' && k !== 'bidder' && !(k === 'customParams' && customParams !== undefined)));
-  if (customParams !== undefined) Object.defineProperty(out, 'customParams', { value: customParams, enumerable: true, writable: true, configurable: true });
+  if (customParams !== undefined) out.customParams = customParams;
   return Object.keys(out).length > 0 ? out : undefined;
 };
 

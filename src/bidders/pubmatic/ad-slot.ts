@@ -1,4 +1,4 @@
-import { goAtoi, goTrimSpace } from './go-text.js';
+import { goAtoi, goTrimSpace } from '../go-text.js';
 
 /** What an `adSlot` param says: the tag id, and in the `name@WxH` form a banner size. */
 export interface AdSlot {

@@ -1,4 +1,5 @@
-import { goFormatFloat, goTrimSpace } from './go-text.js';
+import { goFormatFloat, goTrimSpace } from '../go-text.js';
+import { isObject } from '../json-guards.js';
 
 /**
  * The targeting PubMatic reads from `imp.ext`: keywords as `key: "v1,v2"`, deal custom targeting
@@ -12,8 +13,6 @@ export const DCTR_KEY = 'key_val';
 export const PM_ZONE_ID_KEY = 'pmZoneId';
 const PM_ZONE_ID_KEY_OLD = 'pmZoneID';
 export const AD_UNIT_KEY = 'dfp_ad_unit_code';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * `keywords: [{key, value: [..]}]` → `ext[key] = "v1,v2"`; a keyword without values is skipped,

@@ -1,10 +1,11 @@
 import type { Banner, Imp } from '../../openrtb/types.js';
 import { parseAdSlot } from './ad-slot.js';
-import { goParseFloat, goTrimSpace } from './go-text.js';
+import { goKeyCompare, goParseFloat, goTrimSpace } from '../go-text.js';
 import { DCTR_KEY, PM_ZONE_ID_KEY, addFirstPartyData, addKeywords } from './imp-targeting.js';
 import type { ImpExtMap } from './imp-targeting.js';
 import { readWrapper } from './request-ext.js';
 import type { WrapperExt } from './request-ext.js';
+import { isAbsent, isObject } from '../json-guards.js';
 
 /** An imp as PubMatic receives it, with what it told about the request. */
 export interface ParsedImp {
@@ -22,8 +23,6 @@ export interface ParseImpOptions {
   readonly displayManager?: { readonly name: string; readonly version: string } | undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
 const isEmpty = (v: unknown): boolean => isAbsent(v) || v === '';
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -99,7 +98,7 @@ export const parseImp = (imp: Imp, options: ParseImpOptions): ParsedImp | { erro
 
   delete out.ext;
   // Sorted as Go writes a map, so the body is the same bytes whatever order keys were added in.
-  if (targeting.size > 0) out.ext = Object.fromEntries([...targeting].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  if (targeting.size > 0) out.ext = Object.fromEntries([...targeting].sort(([a], [b]) => goKeyCompare(a, b)));
 
   return wrapper === undefined ? { imp: out, publisherId } : { imp: out, publisherId, wrapper };
 };

@@ -4,12 +4,9 @@ import type { BidderError, ResponseData, TypedBid } from '../adapter.js';
 import { decodeBidResponse, readBids } from '../go-bid-response.js';
 import type { AdapterBids } from '../go-bid-response.js';
 import { rawMember } from './json-raw.js';
+import { isAbsent, isObject } from '../json-guards.js';
 
 const MTYPES: Readonly<Record<number, MediaType>> = { 1: 'banner', 2: 'video', 3: 'audio', 4: 'native' };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
-
 
 /** What PubMatic says of a bid in `bid.ext`, when that reads. */
 interface PubmaticBidExt {

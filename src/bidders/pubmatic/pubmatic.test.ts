@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
 import { compileParamsCheck } from '../params.js';
 import { parseAdSlot } from './ad-slot.js';
-import { goAtoi, goFormatFloat, goParseFloat, goTrimSpace } from './go-text.js';
+import { goAtoi, goFormatFloat, goParseFloat, goTrimSpace } from '../go-text.js';
 import { parseImp } from './imp.js';
 import { addFirstPartyData, addKeywords, stringArray } from './imp-targeting.js';
 import type { ImpExtMap } from './imp-targeting.js';

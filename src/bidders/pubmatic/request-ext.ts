@@ -1,5 +1,6 @@
 import type { App } from '../../openrtb/types.js';
-import { goTrimSpace } from './go-text.js';
+import { goTrimSpace } from '../go-text.js';
+import { isAbsent, isObject } from '../json-guards.js';
 
 /** OpenWrap's profile and version, and the code PubMatic is called under; zeros are left out. */
 export interface WrapperExt {
@@ -15,8 +16,6 @@ export interface PubmaticRequestExt {
   marketplace?: { allowedbidders: string[] };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isAbsent = (v: unknown): v is null | undefined => v === undefined || v === null;
 const isIntegerOrAbsent = (v: unknown): boolean => isAbsent(v) || Number.isInteger(v);
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Text rules of Prebid Server's Go runtime that decide what PubMatic receives: which spaces are
+ * Text rules of Prebid Server's Go runtime that decide what the Go-modelled adapters (appnexus,
+ * openx, pubmatic) send and read: which spaces are
  * trimmed, which numbers parse, how a number is printed into a targeting string. Kept apart so
  * the adapter reads as PubMatic's rules and these stay testable on their own.
  */
@@ -15,11 +16,14 @@ export const goTrimSpace = (s: string): string => s.replace(LEADING, '').replace
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
+/** Whether an integer fits Go's int64. */
+export const fitsInt64 = (n: bigint): boolean => n >= INT64_MIN && n <= INT64_MAX;
+
 /** `strconv.Atoi` on a 64-bit platform: an optional sign and decimal digits, in int64 range. */
 export const goAtoi = (s: string): number | undefined => {
   if (!/^[+-]?[0-9]+$/.test(s)) return undefined;
   const n = BigInt(s);
-  return n < INT64_MIN || n > INT64_MAX ? undefined : Number(n);
+  return fitsInt64(n) ? Number(n) : undefined;
 };
 
 /**
@@ -47,4 +51,19 @@ export const goFormatFloat = (n: number): string => {
   if (exp < -4 || exp >= 6) return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
   // In this range JavaScript prints plain digits, the same shortest ones.
   return String(n);
+};
+
+/**
+ * Orders keys as Go writes a map's members: by their UTF-8 bytes, which is code point order
+ * (JavaScript's `<` compares UTF-16 units, which differs above U+FFFF). No allocation.
+ */
+export const goKeyCompare = (a: string, b: string): number => {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; ) {
+    const ca = a.codePointAt(i)!;
+    const cb = b.codePointAt(i)!;
+    if (ca !== cb) return ca - cb;
+    i += ca > 0xffff ? 2 : 1;
+  }
+  return a.length - b.length;
 };
