@@ -1,5 +1,8 @@
 import type { Rates } from './currency.js';
 
+/** Largest rates document a source reads (Prebid's file with every currency is a few kB). */
+export const MAX_RATES_DOCUMENT_BYTES = 1024 * 1024;
+
 /**
  * Port: where the server's currency rates come from (`auction.currency.file` or `.url`).
  *

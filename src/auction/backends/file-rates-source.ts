@@ -1,8 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
+import { MAX_RATES_DOCUMENT_BYTES } from '../currency-rates.js';
 import type { RatesSource } from '../currency-rates.js';
-
-/** Largest rates document read (Prebid's file with every currency is a few kB). */
-export const MAX_RATES_DOCUMENT_BYTES = 1024 * 1024;
 
 /**
  * The rates document in a file (`auction.currency.file`), read anew on every call so that a job

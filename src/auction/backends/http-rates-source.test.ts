@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { MAX_RATES_DOCUMENT_BYTES } from './file-rates-source.js';
+import { MAX_RATES_DOCUMENT_BYTES } from '../currency-rates.js';
 import { createHttpRatesSource } from './http-rates-source.js';
 
 /** A rates server on 127.0.0.1: /rates.json, /moved (a redirect to it), /big, /broken (500), /slow (never answers). */

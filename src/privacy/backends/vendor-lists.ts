@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { request } from 'undici';
 import { LRUCache } from 'lru-cache';
+import { fetchBoundedText } from '../../core/bounded-fetch.js';
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import { redactUrlCredentials } from '../../core/url-credentials.js';
@@ -27,25 +27,9 @@ export interface VendorListsOptions {
 /** Largest list read (the IAB's full list is about 1 MB). */
 const MAX_LIST_BYTES = 16 * 1024 * 1024;
 
-const fetchList = async (url: string, signal: AbortSignal): Promise<VendorList> => {
-  const res = await request(url, { method: 'GET', headers: { accept: 'application/json' }, signal });
-  res.body.on('error', () => undefined);
-  if (res.statusCode !== 200) {
-    res.body.destroy();
-    throw new Error(`GET ${redactUrlCredentials(url)} answered ${res.statusCode}`);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_LIST_BYTES) {
-      res.body.destroy();
-      throw new Error(`GET ${redactUrlCredentials(url)} answered more than ${MAX_LIST_BYTES} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return parseVendorList(JSON.parse(Buffer.concat(chunks, size).toString('utf8')) as unknown);
-};
+/** A list at a URL; redirects are followed, so a list its host has moved is still found. */
+const fetchList = async (url: string, signal: AbortSignal): Promise<VendorList> =>
+  parseVendorList(JSON.parse(await fetchBoundedText(url, { maxBytes: MAX_LIST_BYTES, signal })) as unknown);
 
 /**
  * The vendor lists of `privacy.gdpr.vendor_list`: the file read at start, the URL fetched at start
