@@ -143,9 +143,8 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     metrics: auctionMetrics,
     logger: logger.child({ component: 'auction' }),
     serverRates: serverRates.current,
-    report: (record, modules) => analytics.logEvent(record, modules),
+    report: (record, allow) => analytics.logEvent(record, allow),
     privacy: privacy.enforcer,
-    analyticsModules: analyticsModules.map((m) => m.name),
     limits: { maxResponseBytes: config.auction.max_response_bytes, bidCacheMarginMs: config.auction.bid_cache_margin_ms },
   });
   const openRtbAuction = createOpenRtbAuction({

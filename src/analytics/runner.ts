@@ -5,8 +5,8 @@ import type { AnalyticsModule, AnalyticsRecord, RecordCounters } from './analyti
 
 /** What request handlers talk to: one call, every enabled module. */
 export interface Analytics {
-  /** Hands the record to every module, or only to those named in `only` (privacy allows some). */
-  logEvent(record: AnalyticsRecord, only?: readonly string[]): void;
+  /** Hands the record to every module, or only to those `allow` accepts by name (privacy may refuse some). */
+  logEvent(record: AnalyticsRecord, allow?: (module: string) => boolean): void;
   /** Closes every module (each flushes what it holds). */
   close(): Promise<void>;
 }
@@ -35,9 +35,9 @@ export const createAnalyticsRunner = (modules: readonly AnalyticsModule[], opts:
   const failed = new Map(modules.map((m) => [m, records(opts.metrics).with({ module: m.name, result: 'failed' })]));
   const logFailure = throttledLog();
   return {
-    logEvent(record, only) {
+    logEvent(record, allow) {
       for (const m of modules) {
-        if (only !== undefined && !only.includes(m.name)) continue;
+        if (allow !== undefined && !allow(m.name)) continue;
         try {
           m.logEvent(record);
         } catch (err) {

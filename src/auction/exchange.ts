@@ -37,12 +37,10 @@ export interface ExchangeOptions {
   readonly logger: Logger;
   /** The server's currency rates (`auction.currency`), the last good copy, codes upper-case; `undefined` when none. */
   readonly serverRates: () => Rates | undefined;
-  /** Hands the auction's record to these analytics modules (never an empty list); must not throw. */
-  readonly report: (record: AnalyticsRecord, modules: readonly string[]) => void;
+  /** Hands the auction's record to the analytics modules `allow` accepts by name; must not throw. */
+  readonly report: (record: AnalyticsRecord, allow: (module: string) => boolean) => void;
   /** Decides, per bidder, what each may receive (GDPR, US privacy, COPPA, LMT, activity controls). */
   readonly privacy: PrivacyEnforcer;
-  /** The analytics modules' names, for the `reportAnalytics` activity: each module gets the record only when it may have it. */
-  readonly analyticsModules: readonly string[];
   readonly limits: {
     readonly maxResponseBytes: number;
     /** Kept back from the bidders' time when bids are to be cached. */
@@ -206,24 +204,21 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     const now = opts.clock.now();
     const anyBid = rankings.length > 0;
     opts.metrics.auction(input.entryPoint, anyBid ? 'bids' : 'no-bids', (now - input.startedAt) / 1000);
-    const reportTo = opts.analyticsModules.filter((module) => privacy.reportAnalytics(module));
-    if (reportTo.length > 0) {
-      opts.report(
-        {
-          kind: input.entryPoint,
-          account: account.id,
-          auctionId: request.id,
-          status: 200,
-          currency,
-          bidders: results.map((r): AuctionBidderRecord => ({ bidder: r.code, outcome: r.outcome, bids: r.bids.length, responseTimeMs: r.responseTimeMs })),
-          winners: rankings.map((r) => ({ impId: r.impId, bidder: r.winner.bidder, bidId: r.winner.bid.id, price: r.winner.bid.price, ...(r.winner.bid.dealid ? { dealId: r.winner.bid.dealid } : {}) })),
-          ...(input.tagId !== undefined ? { tagId: input.tagId } : {}),
-          receivedAt: input.startedAt,
-          durationMs: now - input.startedAt,
-        },
-        reportTo,
-      );
-    }
+    opts.report(
+      {
+        kind: input.entryPoint,
+        account: account.id,
+        auctionId: request.id,
+        status: 200,
+        currency,
+        bidders: results.map((r): AuctionBidderRecord => ({ bidder: r.code, outcome: r.outcome, bids: r.bids.length, responseTimeMs: r.responseTimeMs })),
+        winners: rankings.map((r) => ({ impId: r.impId, bidder: r.winner.bidder, bidId: r.winner.bid.id, price: r.winner.bid.price, ...(r.winner.bid.dealid ? { dealId: r.winner.bid.dealid } : {}) })),
+        ...(input.tagId !== undefined ? { tagId: input.tagId } : {}),
+        receivedAt: input.startedAt,
+        durationMs: now - input.startedAt,
+      },
+      (module) => privacy.reportAnalytics(module),
+    );
     return { response, bidders: results };
   },
 });

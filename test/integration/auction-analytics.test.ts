@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { buildTestApp } from '../support/app.js';
+import { startCollector } from '../support/collector.js';
 import { startMockBidder } from '../support/mock-bidder.js';
 
 const tempPath = (): string => join(mkdtempSync(join(tmpdir(), 'openbid-auctions-')), 'records.jsonl');
@@ -72,19 +71,10 @@ describe('auction and AMP records and metrics', () => {
 
   it('reportAnalytics decides per module: the auction record reaches the HTTP module and not the file module denied by an activity rule', async () => {
     const path = tempPath();
-    const posted: unknown[] = [];
-    const collector = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        posted.push(...(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown[]));
-        res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const collector = await startCollector();
     const alpha = await startMockBidder({ body: bidResponse });
     const app = await buildTestApp({
-      analytics: { file: { path, flush_interval_ms: 60_000 }, http: { endpoint: `http://127.0.0.1:${(collector.address() as AddressInfo).port}/`, batch_size: 1, flush_interval_ms: 10 } },
+      analytics: { file: { path, flush_interval_ms: 60_000 }, http: { endpoint: collector.url, batch_size: 1, flush_interval_ms: 10 } },
       adapters: { alpha: { adapter: 'generic', endpoint: alpha.url } },
       privacy: { allowactivities: { reportAnalytics: { rules: [{ condition: { componentType: ['analytics'], componentName: ['file'] }, allow: false }] } } },
     });
@@ -95,16 +85,17 @@ describe('auction and AMP records and metrics', () => {
         payload: { id: 'a-9', site: { page: 'https://p.example/', publisher: { id: 'acct-9' } }, imp: [{ id: 'imp-1', banner: { format: [{ w: 300, h: 250 }] }, ext: { prebid: { bidder: { alpha: {} } } } }] },
       });
       assert.equal(auction.statusCode, 200, auction.body);
+      // Closing flushes both modules.
       await app.close();
       assert.deepEqual(
-        posted.map((r) => (r as { auctionId?: string }).auctionId),
+        collector.received.flat().map((r) => (r as { auctionId?: string }).auctionId),
         ['a-9'],
       );
       assert.deepEqual(readLines(path), []);
     } finally {
       await app.close();
       await alpha.close();
-      collector.close();
+      await collector.close();
     }
   });
 });
