@@ -30,7 +30,8 @@ export interface ServerRatesOptions {
  * stops the timer, aborts a read in flight and waits for it. Both are idempotent.
  */
 export interface ServerRates {
-  current(): Rates | undefined;
+  // A function property, not a method: the exchange is handed `current` alone, detached.
+  readonly current: () => Rates | undefined;
   refresh(): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;

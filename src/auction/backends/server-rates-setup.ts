@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { Metrics } from '../../metrics/metrics.js';
-import type { Rates } from '../currency.js';
 import { createServerRates } from '../server-rates.js';
+import type { ServerRates } from '../server-rates.js';
 import { createFileRatesSource } from './file-rates-source.js';
 import { createHttpRatesSource } from './http-rates-source.js';
 
@@ -15,23 +15,23 @@ export interface CurrencyConfigSlice {
   readonly stale_after_ms: number;
 }
 
-/** What the exchange and the app need of the server's rates. */
-export interface ServerRatesHandle {
-  /** The rates in use, or `undefined` (none configured, none read yet, or dropped as stale). */
-  readonly current: () => Rates | undefined;
-  /** Stops refreshing. */
-  close(): Promise<void>;
-}
+/** No source configured: never any rates, nothing to refresh or stop. */
+const NO_SERVER_RATES: ServerRates = Object.freeze({
+  current: () => undefined,
+  refresh: () => Promise.resolve(),
+  start: () => Promise.resolve(),
+  close: () => Promise.resolve(),
+});
 
 /**
  * The server's currency rates from `auction.currency`: the file or the URL, read before this
  * resolves (a failure is logged, never fatal: conversions then need the request's own rates) and
  * then every `refresh_interval_ms`. Neither configured: no server rates.
  */
-export const createServerRatesFromConfig = async (cfg: CurrencyConfigSlice, deps: { clock: Clock; logger: Logger; metrics: Metrics }): Promise<ServerRatesHandle> => {
+export const createServerRatesFromConfig = async (cfg: CurrencyConfigSlice, deps: { clock: Clock; logger: Logger; metrics: Metrics }): Promise<ServerRates> => {
   // The config check refuses both at once; the URL wins here only to be total.
   const source = cfg.url !== '' ? createHttpRatesSource(cfg.url) : cfg.file !== '' ? createFileRatesSource(cfg.file) : undefined;
-  if (source === undefined) return { current: () => undefined, close: () => Promise.resolve() };
+  if (source === undefined) return NO_SERVER_RATES;
   const rates = createServerRates({
     source,
     refreshIntervalMs: cfg.refresh_interval_ms,
@@ -40,5 +40,5 @@ export const createServerRatesFromConfig = async (cfg: CurrencyConfigSlice, deps
     ...deps,
   });
   await rates.start();
-  return { current: () => rates.current(), close: () => rates.close() };
+  return rates;
 };
