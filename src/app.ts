@@ -133,8 +133,11 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   const bidCache = remoteCache ?? createInProcessBidCache(cache, { limits: auctionCacheLimits(config), url: publicCacheUrl(config) });
   const bidderHttp = createUndiciBidderHttp({ connectionsPerHost: config.auction.max_connections_per_host });
   const auctionMetrics = createAuctionMetrics(metrics);
-  const privacy = await createPrivacyFromConfig(config.privacy, { clock, logger: logger.child({ component: 'privacy' }) });
-  const serverRates = await createServerRatesFromConfig(config.auction.currency, { clock, metrics, logger: logger.child({ component: 'currency' }) });
+  // The vendor list and the currency rates may each be fetched at start: both at once.
+  const [privacy, serverRates] = await Promise.all([
+    createPrivacyFromConfig(config.privacy, { clock, logger: logger.child({ component: 'privacy' }) }),
+    createServerRatesFromConfig(config.auction.currency, { clock, metrics, logger: logger.child({ component: 'currency' }) }),
+  ]);
   const exchange = createExchange({
     registry: createBidderRegistry(BUILTIN_ADAPTERS, config.adapters),
     http: bidderHttp,
