@@ -8,6 +8,7 @@ import { silentLogger } from '../../core/logger.js';
 import type { Logger } from '../../core/logger.js';
 import { createPrometheusMetrics } from '../../metrics/prometheus.js';
 import { createFileRatesSource } from './file-rates-source.js';
+import { MAX_RATES_DOCUMENT_BYTES } from '../currency-rates.js';
 import type { RatesSource } from '../currency-rates.js';
 import { createServerRates } from '../server-rates.js';
 import type { ServerRatesOptions } from '../server-rates.js';
@@ -85,6 +86,24 @@ describe('server rates from a file', () => {
     assert.deepEqual(rates.current(), { USD: { EUR: 0.9 } });
     assert.ok(lines.includes('warn: the server currency rates could not be read; the last good rates stay in use'));
     assert.match(await metricsText(), /openbid_currency_rates_refreshes_total\{result="unreadable"\} 1\n/);
+    await rates.close();
+  });
+
+  it('refuses a file over the size limit: none loaded at first, then the last good rates stay', async () => {
+    const file = ratesFile();
+    // A good document but for its size: read whole, it would be taken.
+    const oversized = (eur: number): string => ratesText(eur).padEnd(MAX_RATES_DOCUMENT_BYTES + 1, ' ');
+    file.write(oversized(0.8));
+    const { rates, lines, metricsText } = setup(createFileRatesSource(file.path));
+    await rates.refresh();
+    assert.equal(rates.current(), undefined);
+    file.write(ratesText(0.9));
+    await rates.refresh();
+    file.write(oversized(0.8));
+    await rates.refresh();
+    assert.deepEqual(rates.current(), { USD: { EUR: 0.9 } });
+    assert.equal(lines.filter((l) => l === 'warn: the server currency rates could not be read; the last good rates stay in use').length, 2);
+    assert.match(await metricsText(), /openbid_currency_rates_refreshes_total\{result="unreadable"\} 2\n/);
     await rates.close();
   });
 
