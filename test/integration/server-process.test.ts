@@ -126,7 +126,9 @@ describe('openbid server process', () => {
 
   it('runs server.workers cluster workers sharing one Redis, and stops them all on SIGTERM', async () => {
     const redis = await startRedis();
-    const server = await startServerProcess({ server: { workers: 2 }, cache: { backend: { type: 'redis', redis: { url: redis.url } } } });
+    // A generous Redis timeout: this checks that workers share one Redis, not its latency on a loaded machine
+    // (the 100 ms default was overrun once in CI while the workers started).
+    const server = await startServerProcess({ server: { workers: 2 }, cache: { backend: { type: 'redis', redis: { url: redis.url, timeout_ms: 2000 } } } });
     try {
       const children = () => execFileSync('pgrep', ['-P', String(server.proc.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
       const listening = () => new Set(server.output().match(/"pid":\d+,"msg":"openbid listening"/g)).size;
