@@ -18,10 +18,15 @@ createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', async () => {
-    const body = Buffer.concat(chunks).toString('utf8');
-    const answers = await Promise.all(bidders.map((url) => callBidder(url, body)));
-    const out = JSON.stringify({ prices: answers.map((a) => a.seatbid?.[0]?.bid?.[0]?.price ?? null) });
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
-    res.end(out);
+    try {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const answers = await Promise.all(bidders.map((url) => callBidder(url, body)));
+      const out = JSON.stringify({ prices: answers.map((a) => a.seatbid?.[0]?.bid?.[0]?.price ?? null) });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) });
+      res.end(out);
+    } catch {
+      // A bidder failed: the load tool counts the 502 as an error, the server keeps running.
+      res.writeHead(502).end();
+    }
   });
 }).listen(port, '127.0.0.1');
