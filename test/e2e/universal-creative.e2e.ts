@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { PAGE_WAIT_MS, pageResult, screenshot } from './support/browser.js';
 import { ampBanner, ampStoredRequests } from './support/amp-fixtures.js';
@@ -42,7 +43,7 @@ describe('The Prebid Universal Creative 1.17 renders an AMP winner from openbidâ
     assert.notEqual(new URL(frame.url()).origin, new URL(page.url()).origin);
 
     const shot = await screenshot(page, 'universal-creative-amp');
-    assert.ok(shot.endsWith('.png'));
+    assert.ok(statSync(shot).size > 0, 'the screenshot was written');
     await page.close();
   });
 });

@@ -72,14 +72,14 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     for (const [id, request] of Object.entries(options.storedRequests ?? {})) writeFileSync(join(storedDir, `${id}.json`), JSON.stringify(request));
     const analyticsFile = join(work, 'analytics.jsonl');
     const openbid = `http://127.0.0.1:${port}`;
-    // The three slow starts (a Node process, a bundle, a browser) overlap; whatever started is
-    // closed even when another fails.
+    // The three slow starts (a Node process, a bundle, a browser) overlap. All are waited for
+    // before a failure is thrown, so whatever started is closed even when another fails first.
     const started = <T>(p: Promise<T>, closeIt: (v: T) => Promise<void>): Promise<T> =>
       p.then((v) => {
         closers.push(() => closeIt(v));
         return v;
       });
-    const [server, pages, browser] = await Promise.all([
+    const starts = [
       started(
         startServerProcess({
           server: { host: '127.0.0.1', port, external_url: openbid, shutdown_timeout_ms: 2_000 },
@@ -94,7 +94,9 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
       ),
       started(buildPrebidBundle().then(startPageServer), (p) => p.close()),
       started(launchBrowser(), (b) => b.close()),
-    ]);
+    ] as const;
+    await Promise.allSettled(starts);
+    const [server, pages, browser] = await Promise.all(starts);
 
     await warmUp(openbid, Object.keys(bidders), Object.keys(options.storedRequests ?? {}));
     for (const bidder of Object.values(bidders)) bidder.received.splice(0);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,18 +14,22 @@ export interface TestCertificate {
 
 /**
  * A throw-away self-signed certificate for 127.0.0.1 and localhost, made now with `openssl req`
- * (nothing is kept in the repository). The browser is told to accept it (`ignoreHTTPSErrors`).
+ * (nothing is kept: the files are removed once read). The browser is told to accept it (`ignoreHTTPSErrors`).
  */
 export const makeTestCertificate = (): TestCertificate => {
   const dir = mkdtempSync(join(tmpdir(), 'openbid-e2e-tls-'));
   const keyFile = join(dir, 'key.pem');
   const certFile = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyFile, '-out', certFile],
-    { stdio: 'pipe', timeout: 30_000 },
-  );
-  return { key: readFileSync(keyFile), cert: readFileSync(certFile) };
+  try {
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyFile, '-out', certFile],
+      { stdio: 'pipe', timeout: 30_000 },
+    );
+    return { key: readFileSync(keyFile), cert: readFileSync(certFile) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 };
 
 /** A TLS front for a plain-HTTP server, as a load balancer terminating TLS would be. */
