@@ -8,7 +8,6 @@ import { createAuctionMetrics } from './auction/auction-metrics.js';
 import { createUndiciBidderHttp } from './auction/backends/undici-bidder-http.js';
 import { createServerRatesFromConfig } from './auction/backends/server-rates-setup.js';
 import { createExchange } from './auction/exchange.js';
-import type { AuctionAccount } from './auction/exchange.js';
 import { createOpenRtbAuction } from './auction/openrtb-auction.js';
 import type { AdapterModule } from './bidders/adapter.js';
 import { appnexusAdapter } from './bidders/appnexus/index.js';
@@ -20,15 +19,12 @@ import { createInProcessBidCache, createInProcessCacheClient } from './cache/bac
 import type { BidCacheClient, CacheClient } from './cache/cache-client.js';
 import { createCacheService } from './cache/cache-service.js';
 import type { InternalCacheLimits } from './cache/cache-service.js';
-import { AppError, ErrorCode } from './core/app-error.js';
-import { mapMaybe } from './core/maybe-promise.js';
-import type { Account } from './stored/account.js';
+import { isAppError } from './core/app-error.js';
+import { STATUS_BY_CODE } from './http/error-status.js';
+import { createAuctionPreparation } from './auction/prepare-auction.js';
 import { auctionRoutes } from './http/routes/auction.js';
 import { ampRoutes } from './http/routes/amp.js';
 import { createAmpService } from './amp/amp-service.js';
-import type { StoredDataResolver } from './auction/openrtb-auction.js';
-import { resolveStoredData } from './stored/merge.js';
-import type { StoredRequestFetcher } from './stored/stored-request-fetcher.js';
 import type { KeyValueStore } from './kv/key-value-store.js';
 import { instrumentStore } from './kv/instrumented-store.js';
 import { createMemoryStore } from './kv/stores/memory.js';
@@ -54,7 +50,6 @@ import { createAccountResolver } from './stored/account.js';
 import { createStoredDataSources, migrateStoredData } from './stored/backends/stored-data.js';
 import { createVtrackService } from './vtrack/vtrack-service.js';
 import { createPrivacyFromConfig } from './privacy/backends/privacy-setup.js';
-import { parseBoundedJson } from './core/bounded-json.js';
 
 /** Replaceable collaborators, for tests; production uses the defaults. */
 export interface AppOverrides {
@@ -148,28 +143,35 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     serverRates: serverRates.current,
     report: (record, allow) => analytics.logEvent(record, allow),
     privacy: privacy.enforcer,
-    limits: { maxResponseBytes: config.auction.max_response_bytes, bidCacheMarginMs: config.auction.bid_cache_margin_ms },
+    limits: {
+      maxResponseBytes: config.auction.max_response_bytes,
+      bidCacheMarginMs: config.auction.bid_cache_margin_ms,
+      maxBiddersPerRequest: config.auction.max_bidders_per_request,
+    },
   });
-  const openRtbAuction = createOpenRtbAuction({
-    exchange,
-    clock,
-    metrics: auctionMetrics,
-    resolveAccount: (id) => mapMaybe(resolveAccount(id), auctionAccountOf),
-    resolveStored: storedDataResolver(storedData.storedRequests, ids),
-    parseJson: parseRequestJson,
-    defaultTimeoutMs: config.auction.default_timeout_ms,
-    maxTimeoutMs: config.auction.max_timeout_ms,
-  });
-  const amp = createAmpService({
+  const preparation = createAuctionPreparation({
     exchange,
     clock,
     ids,
     metrics: auctionMetrics,
+    storedRequests: storedData.storedRequests,
+    resolveAccount: (id) => resolveAccount(id),
+    // A refused auction's record carries no consent or bidder data, so every module may have it.
+    report: (record) => analytics.logEvent(record),
+    statusOf: (err) => (isAppError(err) ? STATUS_BY_CODE[err.code] : 500),
+    limits: {
+      defaultTimeoutMs: config.auction.default_timeout_ms,
+      maxTimeoutMs: config.auction.max_timeout_ms,
+      maxImpsPerRequest: config.auction.max_imps_per_request,
+    },
+  });
+  const openRtbAuction = createOpenRtbAuction({ preparation, clock });
+  const amp = createAmpService({
+    preparation,
+    clock,
+    ids,
     loadStoredRequest: async (tagId, accountId) => (await storedData.storedRequests.fetchRequests([tagId], [], accountId === undefined ? {} : { accountId })).requests.get(tagId),
-    resolveStored: storedDataResolver(storedData.storedRequests, ids),
-    resolveAccount: (id) => mapMaybe(resolveAccount(id), auctionAccountOf),
     defaultTimeoutMs: config.auction.default_timeout_ms,
-    maxTimeoutMs: config.auction.max_timeout_ms,
   });
 
   let shuttingDown = false;
@@ -221,18 +223,6 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
       })()),
   };
 };
-
-/**
- * Stored requests and imps merged into a request (`ext.prebid.storedrequest.id`); a missing or
- * broken stored entry is a 400 naming it, as Prebid Server answers.
- */
-const storedDataResolver =
-  (fetcher: StoredRequestFetcher, ids: IdGenerator): StoredDataResolver =>
-  async (request) => {
-    const resolved = await resolveStoredData(request, fetcher, { newId: () => ids.uuid() });
-    if (resolved.errors.length > 0) throw new AppError(ErrorCode.BAD_REQUEST, resolved.errors.join('\n'));
-    return { request: resolved.request, warnings: [] };
-  };
 
 /** `openbid db migrate`: the Postgres schema of stored data; the versions applied. */
 export const migrateDatabase = (config: Config, logger: Logger): Promise<number[]> => migrateStoredData(config.stored_requests.postgres, logger);
@@ -319,37 +309,6 @@ const auctionCacheLimits = (config: Config): InternalCacheLimits => ({
 
 /** The adapters this build ships, by the name `adapters.<code>.adapter` uses. */
 const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = { generic: genericAdapter, pubmatic: pubmaticAdapter, openx: openxAdapter, appnexus: appnexusAdapter };
-
-/**
- * The exchange's view of an account. The resolver answers the same object for as long as an
- * account's settings are unchanged, so the view is computed once per account, not per auction.
- */
-const auctionAccounts = new WeakMap<Account, AuctionAccount>();
-const auctionAccountOf = (account: Account): AuctionAccount => {
-  let view = auctionAccounts.get(account);
-  if (view === undefined) {
-    const { auction } = account;
-    view = {
-      id: account.id,
-      priceGranularity: auction.price_granularity,
-      cacheTtl: { bannerSeconds: auction.banner_cache_ttl_seconds, videoSeconds: auction.video_cache_ttl_seconds },
-      debugAllowed: auction.debug_allow,
-      targetingPrefix: auction.targeting_prefix,
-      privacy: account.privacy,
-    };
-    auctionAccounts.set(account, view);
-  }
-  return view;
-};
-
-/** Request bodies as JSON: a syntax error or nesting past MAX_JSON_DEPTH is the caller's (400). */
-const parseRequestJson = (text: string): unknown => {
-  try {
-    return parseBoundedJson(text);
-  } catch (err) {
-    throw new AppError(ErrorCode.BAD_REQUEST, `Invalid request format: ${(err as Error).message}`);
-  }
-};
 
 /** The analytics modules the configuration enables: file (a path), http (an endpoint), log. */
 const createAnalyticsModules = async (config: Config, logger: Logger, metrics: Metrics): Promise<AnalyticsModule[]> => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { readAmpQuery } from './amp-query.js';
-import { ampFormats, ampTmax, buildAmpRequest } from './amp-request.js';
+import { ampFormats, ampTmaxLimit, buildAmpRequest } from './amp-request.js';
 import type { BidRequest } from '../openrtb/types.js';
 
 const query = (params: Record<string, string>) => readAmpQuery((name) => params[name]);
@@ -48,10 +48,18 @@ describe('buildAmpRequest', () => {
     assert.deepEqual(request.ext?.prebid, { targeting: { pricegranularity: 'high', includewinners: true, includebidderkeys: true }, cache: { bids: {} }, channel: { name: 'amp' } });
     assert.deepEqual(base, before);
   });
-  it('tmax is the smallest of the page timeout, the stored tmax and the AMP default', () => {
-    assert.equal(ampTmax(query({ timeout: '300' }).query, undefined, 1000, 5000), 300);
-    assert.equal(ampTmax(query({ timeout: '3000' }).query, 700, 1000, 5000), 700);
-    assert.equal(ampTmax(query({}).query, undefined, 1000, 5000), 1000);
-    assert.equal(ampTmax(query({}).query, 0, 1000, 800), 800);
+  it('an explicit false of the stored targeting switches and a stored cache setting are kept; site.ext.amp is 1', () => {
+    const stored: BidRequest = { ...base, site: { page: 'p', ext: { other: 'x' } }, ext: { prebid: { targeting: { includewinners: false, includebidderkeys: false }, cache: { bids: { returnCreative: false } } } } };
+    const { request } = buildAmpRequest(stored, query({}).query, () => 'fresh');
+    assert.deepEqual(request.ext?.prebid?.targeting, { includewinners: false, includebidderkeys: false });
+    assert.deepEqual(request.ext?.prebid?.cache, { bids: { returnCreative: false } });
+    assert.deepEqual(request.site?.ext, { other: 'x', amp: 1 });
+    const noSite = buildAmpRequest({ ...base, site: undefined }, query({}).query, () => 'fresh').request;
+    assert.deepEqual(noSite.site, { ext: { amp: 1 } });
+  });
+  it('tmax is bounded by the smaller of the page timeout and the AMP default', () => {
+    assert.equal(ampTmaxLimit(query({ timeout: '300' }).query, 1000), 300);
+    assert.equal(ampTmaxLimit(query({ timeout: '3000' }).query, 1000), 1000);
+    assert.equal(ampTmaxLimit(query({}).query, 1000), 1000);
   });
 });

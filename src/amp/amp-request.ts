@@ -1,8 +1,7 @@
 import type { BidRequest, Format, Imp, Open } from '../openrtb/types.js';
 import type { AmpQuery } from './amp-query.js';
 import { JsonTooDeepError, parseBoundedJson } from '../core/bounded-json.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from '../core/json-object.js';
 
 /**
  * `imp[0].banner.format` from the page's sizes, in DESIGN.md's order: `ow`+`oh`, `ow`+`h`,
@@ -109,15 +108,19 @@ export const buildAmpRequest = (stored: BidRequest, q: AmpQuery, freshId: () => 
     }
     request.site = { ...request.site, page: q.curl, ...(domain !== undefined ? { domain } : {}) };
   }
+  // Every AMP request says it is one (Prebid Server's `site.ext.amp`), whatever the stored request holds.
+  request.site = { ...request.site, ext: { ...request.site?.ext, amp: 1 } };
   if (q.account !== undefined) request.site = { ...request.site, publisher: { ...request.site?.publisher, id: q.account } };
   applyConsent(request, q, warnings);
 
+  // AMP needs the winner's keys, every bidder's keys and cached bids; a stored request that says
+  // otherwise (an explicit `false`) is the publisher's choice and is kept.
   const prebid = request.ext?.prebid ?? {};
   request.ext = {
     ...request.ext,
     prebid: {
       ...prebid,
-      targeting: { ...prebid.targeting, includewinners: true, includebidderkeys: true },
+      targeting: { ...prebid.targeting, includewinners: prebid.targeting?.includewinners ?? true, includebidderkeys: prebid.targeting?.includebidderkeys ?? true },
       cache: { ...prebid.cache, bids: prebid.cache?.bids ?? {} },
       channel: { name: 'amp' },
       ...(q.debug ? { debug: true } : {}),
@@ -126,6 +129,8 @@ export const buildAmpRequest = (stored: BidRequest, q: AmpQuery, freshId: () => 
   return { request, warnings };
 };
 
-/** `tmax` of an AMP auction: the smallest of the page's `timeout`, the stored `tmax` and the AMP default. */
-export const ampTmax = (q: AmpQuery, storedTmax: number | undefined, defaultMs: number, maxMs: number): number =>
-  Math.min(...[q.timeoutMs, storedTmax !== undefined && storedTmax > 0 ? storedTmax : undefined, defaultMs, maxMs].filter((n): n is number => n !== undefined));
+/**
+ * The bound AMP puts on `tmax`, besides the stored `tmax` and the server's cap: the smaller of the
+ * AMP default timeout and the page's `timeout` (its RTC `timeoutMillis`).
+ */
+export const ampTmaxLimit = (q: AmpQuery, defaultMs: number): number => (q.timeoutMs !== undefined ? Math.min(q.timeoutMs, defaultMs) : defaultMs);

@@ -45,6 +45,8 @@ export interface ExchangeOptions {
     readonly maxResponseBytes: number;
     /** Kept back from the bidders' time when bids are to be cached. */
     readonly bidCacheMarginMs: number;
+    /** Bidders called per auction at most; the rest are named in a warning and not called. */
+    readonly maxBiddersPerRequest: number;
   };
 }
 
@@ -78,8 +80,10 @@ export interface AuctionInput {
 
 export interface AuctionOutcome {
   readonly response: BidResponse;
-  /** Each imp's winner with its targeting (AMP reads these). */
+  /** What each bidder brought, in the order the response lists their seats. */
   readonly bidders: readonly BidderResult[];
+  /** The targeting key-values of each bid that carries some (AMP answers these). */
+  readonly targeting: ReadonlyMap<AuctionBid, Readonly<Record<string, string>>>;
 }
 
 /** Targeting keys are cut to this many characters, as Prebid Server does by default. */
@@ -102,7 +106,7 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     const debug = (request.test === 1 || prebid?.debug === true) && account.debugAllowed;
     const general: BidderError[] = (input.warnings ?? []).map((message) => ({ code: BidderErrorCode.UNKNOWN, message }));
 
-    const split = splitByBidder(request, opts.registry);
+    const split = splitByBidder(request, opts.registry, opts.limits.maxBiddersPerRequest);
     const caching = bidCachingOf(request);
     const cachingAsked = caching.bids || caching.vastXml;
     const bidderDeadline = input.deadline - (cachingAsked ? opts.limits.bidCacheMarginMs : 0);
@@ -219,7 +223,7 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
       },
       (module) => privacy.reportAnalytics(module),
     );
-    return { response, bidders: results };
+    return { response, bidders: results, targeting };
   },
 });
 

@@ -91,14 +91,23 @@ const requestExtFor = (ext: BidRequest['ext'], code: string): BidRequest['ext'] 
   return { ...ext, prebid };
 };
 
+/** Names the bidders past the limit: the first few, and how many more (a request may name thousands). */
+const notCalledWarning = (codes: ReadonlySet<string>, max: number): string => {
+  const NAMED = 10;
+  const named = [...codes].slice(0, NAMED).join(', ');
+  const more = codes.size > NAMED ? ` and ${codes.size - NAMED} more` : '';
+  return `bidders not called, as a request may call at most ${max}: ${named}${more}`;
+};
+
 /**
  * Splits a validated request per bidder, in the order bidders first appear across imps. Each
  * bidder sees only its imps, each with its own params in `imp.ext.bidder`; request aliases
  * (`ext.prebid.aliases`) resolve to their adapter and keep their own code. A bidder whose params
  * fail its schema loses that imp (an error for that bidder); unknown and disabled bidders are
- * dropped with a warning.
+ * dropped with a warning. Once `maxBidders` bidders are to be called, any further bidder is not
+ * (one `general` warning names them): one request must not fan out into thousands of calls.
  */
-export const splitByBidder = (request: BidRequest, registry: BidderRegistry): SplitResult => {
+export const splitByBidder = (request: BidRequest, registry: BidderRegistry, maxBidders = Infinity): SplitResult => {
   const aliases = request.ext?.prebid?.aliases ?? {};
   const resolved = new Map<string, Bidder | undefined>();
   const resolve = (code: string): Bidder | undefined => {
@@ -113,10 +122,15 @@ export const splitByBidder = (request: BidRequest, registry: BidderRegistry): Sp
   const warnings: SplitMessage[] = [];
   const errors: SplitMessage[] = [];
   const warned = new Set<string>();
+  const notCalled = new Set<string>();
   for (const imp of request.imp) {
     const entries = impBidders(imp);
     const legacy = imp.ext?.prebid?.bidder === undefined ? entries.map(([k]) => k) : [];
     for (const [code, params] of entries) {
+      if (impsByBidder.size >= maxBidders && !impsByBidder.has(code)) {
+        notCalled.add(code);
+        continue;
+      }
       const bidder = resolve(code);
       if (bidder === undefined) {
         if (!warned.has(code)) {
@@ -142,6 +156,8 @@ export const splitByBidder = (request: BidRequest, registry: BidderRegistry): Sp
       list.push({ ...offered, ext: impExtFor(imp.ext, params, legacy) });
     }
   }
+
+  if (notCalled.size > 0) warnings.push({ bidder: 'general', message: notCalledWarning(notCalled, maxBidders) });
 
   const shares: BidderShare[] = [];
   for (const [code, imps] of impsByBidder) {

@@ -99,6 +99,10 @@ const AuctionSchema = Type.Object(
     max_request_bytes: Type.Integer({ minimum: 1024, default: 524288 }),
     /** Open connections per bidder host (keep-alive). */
     max_connections_per_host: Type.Integer({ minimum: 1, default: 128 }),
+    /** Imps one auction may hold (stored data merged); more is a 400. Real pages send 1–20. */
+    max_imps_per_request: Type.Integer({ minimum: 1, default: 256 }),
+    /** Bidders one auction calls at most (aliases count as bidders); the rest are named in a warning and not called. */
+    max_bidders_per_request: Type.Integer({ minimum: 1, default: 64 }),
     cache: Type.Object(
       {
         /** A Prebid-Cache-compatible `/cache` URL for VAST and bids; empty uses this server's own cache. */

@@ -54,12 +54,15 @@ describe('auction and AMP records and metrics', () => {
       await app.close();
       const records = readLines(path);
       assert.deepEqual(
-        records.map((r) => [r.kind, r.account, r.tagId]),
+        records.map((r) => [r.kind, r.account, r.tagId, r.status]),
         [
-          ['amp', 'acct-1', 'banner-1'],
-          ['auction', 'acct-2', undefined],
+          ['amp', 'acct-1', 'banner-1', 200],
+          ['amp', '', 'no-such-tag', 400],
+          ['auction', 'acct-2', undefined, 200],
         ],
       );
+      assert.deepEqual(records[1]!.errors, ["No AMP config found for tag_id 'no-such-tag'."]);
+      assert.deepEqual([records[1]!.bidders, records[1]!.winners], [[], []]);
       const ampRecord = records[0] as { winners: { bidder: string; price: number }[]; bidders: { bidder: string; outcome: string }[] };
       assert.deepEqual(ampRecord.winners.map((w) => [w.bidder, w.price]), [['alpha', 2]]);
       assert.deepEqual(ampRecord.bidders.map((b) => [b.bidder, b.outcome]).sort(), [['alpha', 'bid'], ['beta', 'no-bid']]);
