@@ -4,7 +4,7 @@ import { JsonTooDeepError, parseBoundedJson } from '../core/bounded-json.js';
 import { isObject } from '../core/json-object.js';
 
 /**
- * `imp[0].banner.format` from the page's sizes, in DESIGN.md's order: `ow`+`oh`, `ow`+`h`,
+ * `imp[0].banner.format` from the page's sizes, in this order (README, AMP): `ow`+`oh`, `ow`+`h`,
  * `w`+`oh`, `w`+`h` give the first size, `ms` sizes follow; with none of those, a lone `w` or `h`
  * overrides that dimension of every stored format; with nothing, the stored formats stay.
  */

@@ -30,8 +30,6 @@ export interface BidderRegistry {
   get(code: string): Bidder | undefined;
   /** Why `get` answers nothing for this code: it is disabled, or unknown. */
   isDisabled(code: string): boolean;
-  /** Every callable code, for metrics and docs. */
-  codes(): readonly string[];
   /** The bidder `alias` resolves to under a request's `ext.prebid.aliases`, named as the alias. */
   alias(alias: string, target: string): Bidder | undefined;
 }
@@ -81,7 +79,6 @@ export const createBidderRegistry = (builtins: Readonly<Record<string, AdapterMo
   return {
     get: (code) => bidders.get(code),
     isDisabled: (code) => disabled.has(code),
-    codes: () => [...bidders.keys()],
     alias: (alias, target) => {
       const core = bidders.get(target);
       return core === undefined ? undefined : { ...core, code: alias };

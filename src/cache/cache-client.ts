@@ -4,7 +4,7 @@ import { AppError, ErrorCode } from '../core/app-error.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 
 /**
- * Port: how features that cache values (vtrack now, the auction later) reach a cache: this
+ * Port: how features that cache values (`/vtrack`, the auction's bids) reach a cache: this
  * server's own, or a remote Prebid-Cache-compatible server.
  *
  * Contract:
