@@ -5,7 +5,7 @@ import type { Imp } from '../openrtb/types.js';
 import type { AuctionBid } from './auction-bid.js';
 import type { BidderOutcome } from './auction-metrics.js';
 import type { BidderHttpClient } from './bidder-http.js';
-import { invalidBidReason } from './bid-validation.js';
+import { invalidBidReason, invalidPricedBidReason } from './bid-validation.js';
 import type { BidderShare } from './split.js';
 
 /** One HTTP call as `ext.debug.httpcalls` shows it. */
@@ -54,7 +54,8 @@ const unknownError = (message: string): BidderError => ({ code: BidderErrorCode.
 
 /**
  * Runs one bidder: its adapter's requests, the calls in parallel within the deadline, its answers
- * into bids, and the exchange's checks on each bid (validity, currency, adjustment). Never
+ * into bids, and the exchange's checks on each bid (validity, currency, adjustment, and the
+ * price that makes). Never
  * rejects: every failure is an error entry of the result, so one bidder can never fail an auction.
  */
 export const callBidder = async (share: BidderShare, opts: BidderCallOptions): Promise<BidderResult> => {
@@ -148,6 +149,11 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
     const priced = priceIn(b, opts, bidder.code);
     if (typeof priced === 'string') {
       errors.push(unknownError(priced));
+      continue;
+    }
+    const unusable = invalidPricedBidReason(priced.bid, opts.currency);
+    if (unusable !== undefined) {
+      warnings.push({ code: BidderErrorCode.BAD_SERVER_RESPONSE, message: `${unusable}; bid dropped` });
       continue;
     }
     bids.push(priced);

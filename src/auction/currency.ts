@@ -14,23 +14,30 @@ export interface CurrencyConverterOptions {
 }
 
 export interface CurrencyConverter {
-  /** `amount` in `to`; throws an `Error` naming the pair when no rate applies. */
+  /**
+   * `amount` in `to`, by a positive, finite rate; throws an `Error` naming the pair when no rate
+   * applies. The product can still overflow to Infinity or underflow to 0: callers check it.
+   */
   convert(amount: number, from: string, to: string): number;
 }
 
 const isRate = (r: unknown): r is number => typeof r === 'number' && Number.isFinite(r) && r > 0;
 
-/** A rate from one table: direct, inverse, or across one intermediate currency. */
+/**
+ * A rate from one table: direct, inverse, or across one intermediate currency. Only a positive,
+ * finite rate is answered: the inverse of a tiny rate (1e-320) or the ratio of two far apart is
+ * Infinity or 0, which is no rate, so the next way (or table) is tried.
+ */
 const rateIn = (rates: Rates, from: string, to: string): number | undefined => {
   const direct = rates[from]?.[to];
   if (isRate(direct)) return direct;
   const inverse = rates[to]?.[from];
-  if (isRate(inverse)) return 1 / inverse;
+  if (isRate(inverse) && isRate(1 / inverse)) return 1 / inverse;
   // Rates are usually quoted from a few base currencies: go through one of them.
   for (const quotes of Object.values(rates)) {
     const toTarget = quotes[to];
     const toSource = quotes[from];
-    if (isRate(toTarget) && isRate(toSource)) return toTarget / toSource;
+    if (isRate(toTarget) && isRate(toSource) && isRate(toTarget / toSource)) return toTarget / toSource;
   }
   return undefined;
 };

@@ -259,15 +259,17 @@ const cacheLocation = (url: string): CacheLocation | undefined => {
 
 /**
  * The price granularity for each media type: `mediatypepricegranularity.<type>`, else
- * `pricegranularity`, else the account's. An invalid setting is a warning and falls back to the
- * account's (then `medium`).
+ * `pricegranularity`, else the account's. The request's settings were checked with the request
+ * (an invalid one is a 400); the account's schema does not see every rule (ranges in order), and
+ * a publisher cannot fix an account per request, so an invalid one there is a warning and
+ * `medium`.
  */
 const granularities = (request: BidRequest, account: AuctionAccount, general: BidderError[]): ((type: string) => PriceGranularity) => {
   const t = request.ext?.prebid?.targeting;
   const resolve = (setting: PriceGranularitySetting | undefined, where: string): PriceGranularity | undefined => {
     if (setting === undefined) return undefined;
-    const r = resolvePriceGranularity(setting);
-    if (r.error !== undefined) general.push({ code: BidderErrorCode.BAD_INPUT, message: `${where}: ${r.error}` });
+    const r = resolvePriceGranularity(setting, where);
+    if (r.error !== undefined) general.push({ code: BidderErrorCode.BAD_INPUT, message: r.error });
     return r.granularity;
   };
   const base = resolve(t?.pricegranularity, 'ext.prebid.targeting.pricegranularity') ?? resolve(account.priceGranularity, `account ${account.id} price_granularity`) ?? resolvePriceGranularity(undefined).granularity!;

@@ -1,4 +1,5 @@
 import type { PriceGranularitySetting } from '../openrtb/types.js';
+import { priceGranularityProblem } from '../openrtb/validate-prices.js';
 
 /** One range of a price granularity: prices from `min` up to `max` go down to a multiple of `increment` above `min`. */
 export interface GranularityRange {
@@ -25,37 +26,27 @@ const NAMED: Readonly<Record<string, PriceGranularity>> = {
   dense: named([[0, 3, 0.01], [3, 8, 0.05], [8, 20, 0.5]]),
 };
 
-const MAX_PRECISION = 15;
-
 /**
  * Resolves a `pricegranularity` setting: a name, or `{precision, ranges}` (precision 2 when
- * absent; each range's `min` defaults to the previous `max`). `undefined` is `medium`. A custom
- * setting that is not usable gives `error` and no granularity.
+ * absent; no ranges, or none, is `medium`). As in Prebid Server, each range starts at the
+ * previous one's `max` (the first at 0), whatever its `min` says. `undefined` is `medium`. A
+ * setting that is not usable gives `error`, Prebid Server's message naming `where`, and no
+ * granularity.
  */
-export const resolvePriceGranularity = (setting: PriceGranularitySetting | undefined): { granularity?: PriceGranularity; error?: string } => {
+export const resolvePriceGranularity = (setting: PriceGranularitySetting | undefined, where = 'pricegranularity'): { granularity?: PriceGranularity; error?: string } => {
   if (setting === undefined) return { granularity: NAMED.medium! };
-  if (typeof setting === 'string') {
-    const g = NAMED[setting];
-    return g !== undefined ? { granularity: g } : { error: `"${setting}" is not a price granularity (low, medium, high, auto, dense, or {precision, ranges})` };
-  }
-  if (typeof setting !== 'object' || setting === null || !Array.isArray(setting.ranges) || setting.ranges.length === 0) {
-    return { error: 'a custom price granularity needs a non-empty ranges array' };
-  }
-  const precision = setting.precision ?? 2;
-  if (!Number.isInteger(precision) || precision < 0 || precision > MAX_PRECISION) return { error: `precision must be an integer from 0 to ${MAX_PRECISION}` };
-  const ranges: GranularityRange[] = [];
+  const error = priceGranularityProblem(setting, where);
+  if (error !== undefined) return { error };
+  // A name was checked against Prebid's list, so an inherited key (`constructor`) never gets here.
+  if (typeof setting === 'string') return { granularity: NAMED[setting]! };
+  if (setting.ranges === undefined || setting.ranges.length === 0) return { granularity: NAMED.medium! };
   let previousMax = 0;
-  for (const [i, r] of setting.ranges.entries()) {
-    const raw = r as { min?: unknown; max?: unknown; increment?: unknown };
-    const min = raw.min === undefined ? previousMax : raw.min;
-    if (typeof raw.max !== 'number' || typeof raw.increment !== 'number' || typeof min !== 'number') return { error: `ranges[${i}] needs numbers max and increment` };
-    if (!(raw.increment > 0)) return { error: `ranges[${i}].increment must be greater than 0` };
-    if (!(raw.max > min)) return { error: `ranges[${i}].max must be greater than its min ${min}` };
-    if (min < previousMax) return { error: `ranges[${i}] overlaps the range before it` };
-    ranges.push({ min, max: raw.max, increment: raw.increment });
-    previousMax = raw.max;
-  }
-  return { granularity: { precision, ranges } };
+  const ranges = setting.ranges.map((r): GranularityRange => {
+    const range = { min: previousMax, max: r.max, increment: r.increment };
+    previousMax = r.max;
+    return range;
+  });
+  return { granularity: { precision: setting.precision ?? 2, ranges } };
 };
 
 /**

@@ -160,12 +160,15 @@ export interface Source extends Open {
 
 /** Price granularity as Prebid defines a custom one: each range up to `max` in steps of `increment`. */
 export interface PriceGranularityRange {
+  /** Read but not used: a range starts at the previous one's `max` (the first at 0), as in Prebid Server. */
+  min?: number;
   max: number;
   increment: number;
 }
 export interface CustomPriceGranularity {
   precision?: number;
-  ranges: PriceGranularityRange[];
+  /** Absent or empty: `medium`, as in Prebid Server. */
+  ranges?: PriceGranularityRange[];
 }
 export type PriceGranularitySetting = 'low' | 'medium' | 'med' | 'high' | 'auto' | 'dense' | CustomPriceGranularity;
 

@@ -1,3 +1,5 @@
+import { priceSettingProblems } from './validate-prices.js';
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isPositiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v > 0;
 
@@ -25,6 +27,7 @@ export const validateBidRequest = (value: unknown): string[] => {
   }
   if (isObject(value.ext) && value.ext.prebid !== undefined && !isObject(value.ext.prebid)) problems.push('request.ext.prebid must be a JSON object');
   problems.push(...validateAliases(value));
+  if (isObject(value.ext)) problems.push(...priceSettingProblems(value.ext.prebid));
   problems.push(...validateImps(value.imp));
   return problems;
 };
