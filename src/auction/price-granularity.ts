@@ -35,7 +35,8 @@ const MAX_PRECISION = 15;
 export const resolvePriceGranularity = (setting: PriceGranularitySetting | undefined): { granularity?: PriceGranularity; error?: string } => {
   if (setting === undefined) return { granularity: NAMED.medium! };
   if (typeof setting === 'string') {
-    const g = NAMED[setting];
+    // Own keys only: `constructor` or `__proto__` is no granularity.
+    const g = Object.hasOwn(NAMED, setting) ? NAMED[setting] : undefined;
     return g !== undefined ? { granularity: g } : { error: `"${setting}" is not a price granularity (low, medium, high, auto, dense, or {precision, ranges})` };
   }
   if (typeof setting !== 'object' || setting === null || !Array.isArray(setting.ranges) || setting.ranges.length === 0) {
