@@ -1,3 +1,5 @@
+import { ownValue } from '../core/own-keys.js';
+
 /** Currency rates as Prebid writes them: from → to → rate (`{"USD": {"EUR": 0.9}}`). */
 export type Rates = Readonly<Record<string, Readonly<Record<string, number>>>>;
 
@@ -26,24 +28,31 @@ const isRate = (r: unknown): r is number => typeof r === 'number' && Number.isFi
 /**
  * A rate from one table: direct, inverse, or across one intermediate currency. Only a positive,
  * finite rate is answered: the inverse of a tiny rate (1e-320) or the ratio of two far apart is
- * Infinity or 0, which is no rate, so the next way (or table) is tried.
+ * Infinity or 0, which is no rate, so the next way (or table) is tried. Own keys only: a bidder
+ * may name any currency, and `rates[code]` must never find an inherited member.
  */
 const rateIn = (rates: Rates, from: string, to: string): number | undefined => {
-  const direct = rates[from]?.[to];
+  const direct = ownValue(ownValue(rates, from), to);
   if (isRate(direct)) return direct;
-  const inverse = rates[to]?.[from];
+  const inverse = ownValue(ownValue(rates, to), from);
   if (isRate(inverse) && isRate(1 / inverse)) return 1 / inverse;
   // Rates are usually quoted from a few base currencies: go through one of them.
   for (const quotes of Object.values(rates)) {
-    const toTarget = quotes[to];
-    const toSource = quotes[from];
+    const toTarget = ownValue(quotes, to);
+    const toSource = ownValue(quotes, from);
     if (isRate(toTarget) && isRate(toSource) && isRate(toTarget / toSource)) return toTarget / toSource;
   }
   return undefined;
 };
 
-const upper = (rates: Rates | undefined): Rates | undefined =>
-  rates === undefined ? undefined : Object.fromEntries(Object.entries(rates).map(([from, q]) => [from.toUpperCase(), Object.fromEntries(Object.entries(q).map(([to, r]) => [to.toUpperCase(), r]))]));
+const isTable = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The request's rates with codes upper-case. It is request data, not checked before: a table or a
+ * row that is not a JSON object (`null`, a number) counts as empty.
+ */
+const upper = (rates: unknown): Rates | undefined =>
+  !isTable(rates) ? undefined : Object.fromEntries(Object.entries(rates).map(([from, q]) => [from.toUpperCase(), !isTable(q) ? {} : Object.fromEntries(Object.entries(q).map(([to, r]) => [to.toUpperCase(), r as number]))]));
 
 /**
  * Converts with the request's rates first, then the server's (unless `usePbsRates` is false), as

@@ -4,6 +4,7 @@ import type { BidderError } from '../bidders/adapter.js';
 import type { BidderRegistry } from '../bidders/registry.js';
 import type { BidCacheClient } from '../cache/cache-client.js';
 import { isAppError } from '../core/app-error.js';
+import { ownValue } from '../core/own-keys.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { BidRequest, BidResponse, Imp, PriceGranularitySetting } from '../openrtb/types.js';
@@ -116,7 +117,7 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
       ...(serverRates !== undefined ? { serverRates } : {}),
       ...(prebid?.currency?.usepbsrates !== undefined ? { usePbsRates: prebid.currency.usepbsrates } : {}),
     });
-    const adjustments = prebid?.bidadjustmentfactors ?? {};
+    const adjustments = prebid?.bidadjustmentfactors;
 
     // Privacy: signals read once, then each bidder blocked, or its request scrubbed, before its adapter sees it.
     const begun = opts.privacy.begin(request, { channel: channelOf(input), gpc: input.globalPrivacyControl, account: account.privacy, maxWaitMs: bidderDeadline - opts.clock.now() });
@@ -141,7 +142,7 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
           maxResponseBytes: opts.limits.maxResponseBytes,
           currency,
           convertCurrency: (amount, from, to) => converter.convert(amount, from, to),
-          adjustment: typeof adjustments[share.bidder.code] === 'number' ? adjustments[share.bidder.code]! : 1,
+          adjustment: adjustmentOf(adjustments, share.bidder.code),
           entryPoint: input.entryPoint,
           globalPrivacyControl: input.globalPrivacyControl,
           debug,
@@ -226,6 +227,12 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     return { response, bidders: results, targeting };
   },
 });
+
+/** `ext.prebid.bidadjustmentfactors[<code>]` when it is a number (own keys only: a code may be `constructor`), else 1. */
+const adjustmentOf = (factors: Readonly<Record<string, number>> | undefined, code: string): number => {
+  const f: unknown = ownValue(factors, code);
+  return typeof f === 'number' ? f : 1;
+};
 
 /** The channel of Prebid Server's per-channel privacy switches. */
 const channelOf = (input: AuctionInput): Channel =>

@@ -1,5 +1,6 @@
 import type { BidderError } from '../bidders/adapter.js';
 import { BidderErrorCode } from '../bidders/adapter.js';
+import { nullProtoRecord } from '../core/own-keys.js';
 import type { Bid, BidRequest, BidResponse, Open, SeatBid } from '../openrtb/types.js';
 import type { AuctionBid } from './auction-bid.js';
 import type { BidderResult } from './bidder-call.js';
@@ -23,6 +24,7 @@ export interface ResponseParts {
 
 type Messages = Record<string, { code: number; message: string }[]>;
 
+// Records keyed by bidder code (any string, `constructor` and `__proto__` included) have no prototype.
 const add = (into: Messages, key: string, entry: BidderError): void => {
   (into[key] ??= []).push({ code: entry.code, message: entry.message });
 };
@@ -61,9 +63,9 @@ export const buildBidResponse = (p: ResponseParts): BidResponse => {
   }
   const seatbid: SeatBid[] = [...seats].map(([seat, bid]) => ({ seat, bid }));
 
-  const errors: Messages = {};
-  const warnings: Messages = {};
-  const responsetimemillis: Record<string, number> = {};
+  const errors: Messages = nullProtoRecord();
+  const warnings: Messages = nullProtoRecord();
+  const responsetimemillis = nullProtoRecord<number>();
   for (const m of p.splitErrors) add(errors, m.bidder, { code: BidderErrorCode.BAD_INPUT, message: m.message });
   for (const m of p.splitWarnings) add(warnings, m.bidder, { code: BidderErrorCode.UNKNOWN, message: m.message });
   for (const r of p.results) {
@@ -77,7 +79,7 @@ export const buildBidResponse = (p: ResponseParts): BidResponse => {
   if (Object.keys(errors).length > 0) ext.errors = errors;
   if (Object.keys(warnings).length > 0) ext.warnings = warnings;
   if (p.debug) {
-    const httpcalls: Record<string, unknown[]> = {};
+    const httpcalls = nullProtoRecord<unknown[]>();
     for (const r of p.results) if (r.httpCalls.length > 0) httpcalls[r.code] = r.httpCalls;
     ext.debug = { httpcalls, resolvedrequest: p.request };
   }

@@ -1,4 +1,5 @@
 import type { Bidder, BidderRegistry } from '../bidders/registry.js';
+import { ownValue, setOwn } from '../core/own-keys.js';
 import type { BidRequest, Imp, ImpExt, MediaType, Open } from '../openrtb/types.js';
 
 /** One bidder's share of an auction: the request as that bidder sees it. */
@@ -45,7 +46,7 @@ const impExtFor = (ext: ImpExt | undefined, params: unknown, legacyKeys: readonl
   const out: ImpExt = {};
   for (const [k, v] of Object.entries(ext ?? {})) {
     if (k === 'prebid' || legacyKeys.includes(k)) continue;
-    out[k] = v;
+    setOwn(out, k, v);
   }
   const prebid = ext?.prebid;
   if (prebid !== undefined) {
@@ -81,8 +82,8 @@ const withSupportedMediaTypes = (imp: Imp, supported: readonly MediaType[]): Imp
 const requestExtFor = (ext: BidRequest['ext'], code: string): BidRequest['ext'] => {
   if (ext?.prebid === undefined) return ext;
   const prebid: Open = {};
-  for (const [k, v] of Object.entries(ext.prebid)) if (!EXCHANGE_ONLY_PREBID_KEYS.has(k)) prebid[k] = v;
-  const own = isObject(ext.prebid.bidderparams) ? ext.prebid.bidderparams[code] : undefined;
+  for (const [k, v] of Object.entries(ext.prebid)) if (!EXCHANGE_ONLY_PREBID_KEYS.has(k)) setOwn(prebid, k, v);
+  const own = isObject(ext.prebid.bidderparams) ? ownValue(ext.prebid.bidderparams, code) : undefined;
   if (own !== undefined) prebid.bidderparams = own;
   // Of the targeting settings, bidders see only whether brand categories are wanted (as in
   // Prebid Server): adapters such as appnexus ask their server for them then.
@@ -108,11 +109,13 @@ const notCalledWarning = (codes: ReadonlySet<string>, max: number): string => {
  * (one `general` warning names them): one request must not fan out into thousands of calls.
  */
 export const splitByBidder = (request: BidRequest, registry: BidderRegistry, maxBidders = Infinity): SplitResult => {
-  const aliases = request.ext?.prebid?.aliases ?? {};
+  const aliases = request.ext?.prebid?.aliases;
+  // Own keys only: a bidder code such as `constructor` must not find an inherited member.
+  const aliasOf = (code: string): string | undefined => ownValue(aliases, code);
   const resolved = new Map<string, Bidder | undefined>();
   const resolve = (code: string): Bidder | undefined => {
     if (!resolved.has(code)) {
-      const target = aliases[code];
+      const target = aliasOf(code);
       resolved.set(code, typeof target === 'string' && target !== code ? registry.alias(code, target) : registry.get(code));
     }
     return resolved.get(code);
@@ -135,7 +138,7 @@ export const splitByBidder = (request: BidRequest, registry: BidderRegistry, max
       if (bidder === undefined) {
         if (!warned.has(code)) {
           warned.add(code);
-          const why = registry.isDisabled(aliases[code] ?? code) ? 'is disabled on this server' : 'is not a known bidder. Did you forget an alias in request.ext.prebid.aliases?';
+          const why = registry.isDisabled(aliasOf(code) ?? code) ? 'is disabled on this server' : 'is not a known bidder. Did you forget an alias in request.ext.prebid.aliases?';
           warnings.push({ bidder: code, message: `bidder ${code} ${why}` });
         }
         continue;

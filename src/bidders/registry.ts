@@ -57,12 +57,13 @@ export const createBidderRegistry = (builtins: Readonly<Record<string, AdapterMo
 
   for (const [code, module] of Object.entries(builtins)) {
     // `generic` is a kind of bidder, not a bidder: it has no endpoint of its own.
-    if (code === 'generic' || settings[code] !== undefined) continue;
+    if (code === 'generic' || Object.hasOwn(settings, code)) continue;
     bidders.set(code, make(code, module, undefined));
   }
   for (const [code, setting] of Object.entries(settings)) {
     const adapterName = setting.adapter ?? code;
-    const module = builtins[adapterName];
+    // Own keys only: an adapter named `constructor` is unknown, not Object's constructor.
+    const module = Object.hasOwn(builtins, adapterName) ? builtins[adapterName] : undefined;
     if (module === undefined) {
       problems.push(`adapters.${code}.adapter: no built-in adapter named "${adapterName}" (known: ${Object.keys(builtins).sort().join(', ')})`);
       continue;

@@ -1,4 +1,5 @@
 import type { MaybePromise } from '../core/maybe-promise.js';
+import { ownValue } from '../core/own-keys.js';
 import type { BidRequest } from '../openrtb/types.js';
 import { compileActivityControl } from './activities.js';
 import type { ActivityControl, ActivityFacts, ActivityName, Component } from './activities.js';
@@ -83,7 +84,7 @@ export const createPrivacyEnforcer = (opts: PrivacyEnforcerOptions): PrivacyEnfo
     const usOptOut = eff.ccpaEnforced && (signals.usOptOut || signals.gppUsOptOut || signals.gpc);
     const lmtOrCoppa = signals.coppa || (eff.lmtEnforced && signals.lmt);
     const latest = opts.vendorLists.latest();
-    const aliasGvlIds = request.ext?.prebid?.aliasgvlids ?? {};
+    const aliasGvlIds = request.ext?.prebid?.aliasgvlids;
     const ip = { ipv4KeepBits: eff.ipv4KeepBits, ipv6KeepBits: eff.ipv6KeepBits };
     const nothingToDo = !gdprApplies && !usOptOut && !lmtOrCoppa && control.unrestricted;
 
@@ -92,7 +93,9 @@ export const createPrivacyEnforcer = (opts: PrivacyEnforcerOptions): PrivacyEnfo
       const tcf = signals.tcf;
       if (tcf === undefined) return DEFAULT_PERMISSIONS;
       if (eff.enforceAlgo === 'full' && list === undefined) return DEFAULT_PERMISSIONS;
-      let vendorId = typeof aliasGvlIds[b.code] === 'number' ? aliasGvlIds[b.code]! : (b.gvlVendorId ?? 0);
+      // Own keys only: an alias may be named `constructor` or `__proto__`.
+      const aliasGvlId: unknown = ownValue(aliasGvlIds, b.code);
+      let vendorId = typeof aliasGvlId === 'number' ? aliasGvlId : (b.gvlVendorId ?? 0);
       // An id the newest list does not have is no vendor at all (as Prebid Server checks).
       if (latest !== undefined && latest.vendor(vendorId) === undefined) vendorId = 0;
       return gdprPermissions(eff.enforceAlgo, { name: b.code, vendorId, vendor: list?.vendor(vendorId), exception: eff.vendorExceptions.has(b.code) }, tcf);

@@ -1,14 +1,9 @@
+import { setOwn } from '../core/own-keys.js';
 import type { StoredFetchOptions, StoredRequestFetcher } from './stored-request-fetcher.js';
 
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Sets a key as an own property, even `__proto__` (which JSON.parse makes an ordinary key). */
-const setOwn = (obj: Json, key: string, value: unknown): void => {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-  else obj[key] = value;
-};
 
 /**
  * JSON Merge Patch (RFC 7386): `patch` applied to `target`. Objects merge key by key, a `null` in
