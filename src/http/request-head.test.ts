@@ -74,6 +74,14 @@ describe('readRequestHead', () => {
       'GET /status HTTP/1.1\r\nHost\r\n',
       'GET /status HTTP/1.1\r\n: x',
       'GET /status HTTP/1.1\r\nHost: x\r\n folded',
+      'GET /status HTTP\r',
+      'GET /status HTTP/1.1\r\nHost: x\r\nX\r',
+      'POST /cache HTTP/1.1\r\nHost: x\r\nContent-Length: -1',
+      'POST /cache HTTP/1.1\r\nHost: x\r\nContent-Length: 2#',
+      'POST /cache HTTP/1.1\r\nHost: x\r\nContent-Length: 1 2',
+      'POST /cache HTTP/1.1\r\nHost: x\r\ncontent-length: \r\nX: y',
+      'POST /cache HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\ncontent-length: 1',
+      'POST /cache HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked',
     ];
     for (const part of refused) assert.equal(read(part), UNSUPPORTED, JSON.stringify(part));
   });
@@ -98,6 +106,8 @@ describe('readRequestHead', () => {
       ['GET / HTTP/1.1\r\nHost', '\r\n'],
       ['GET / HTTP/1.1\r\nHost: x\r\nX-A', ' b:'],
       ['GET / HTTP/1', '.0\r\n'],
+      ['POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1', 'x'],
+      ['POST / HTTP/1.1\r\nContent-Length: 1\r\nHost: x\r', '\nContent-Length:'],
     ];
     for (const [before, after] of cases) {
       const bytes = Buffer.from(before + after, 'latin1');
