@@ -52,6 +52,70 @@ describe('readRequestHead', () => {
     }
   });
 
+  // llhttp refuses each of these at the byte shown, and node:http answers 400 at once: the lane
+  // must not wait for a CRLF CRLF that may never come (before, it did until headers_timeout_ms).
+  it('gives up at once on the start of a head that llhttp refuses already', () => {
+    const refused = [
+      'GET /status HTTP/1.1\nHost: x\n\n',
+      'GET /status HTTP/1.1\n',
+      'GET /status HTTP/1.1\r\nHost: x\n\n',
+      'GET /status HTTP/1.1\r\nHost: x\r\n\n',
+      'GET /status HTTP/1.1\rHost: x\r\r',
+      'GET /status HTTP/1.1\r\nHost: x\r\rX: y',
+      'GET /status HTTP/1.1\r\nHost: x\r\nX: a\nb',
+      'GET /status HTTP/1.1\r\nHost: x\x00',
+      'POST /cache HTTP/1.1\r\nHost: x\r\nContent-Length: 2\n\n{}',
+      'GET /sta\ntus',
+      'GET /a b',
+      'GET /status HTTP/1.2',
+      'GET /status HTTP/1.1x',
+      'GET /status HTTP/1.0\r\nHo',
+      'GET /status HTTP/1.1\r\nHo st',
+      'GET /status HTTP/1.1\r\nHost\r\n',
+      'GET /status HTTP/1.1\r\n: x',
+      'GET /status HTTP/1.1\r\nHost: x\r\n folded',
+      'GET /status HTTP\r',
+      'GET /status HTTP/1.1\r\nHost: x\r\nX\r',
+      'POST /cache HTTP/1.1\r\nHost: x\r\nContent-Length: -1',
+      'POST /cache HTTP/1.1\r\nHost: x\r\nContent-Length: 2#',
+      'POST /cache HTTP/1.1\r\nHost: x\r\nContent-Length: 1 2',
+      'POST /cache HTTP/1.1\r\nHost: x\r\ncontent-length: \r\nX: y',
+      'POST /cache HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\ncontent-length: 1',
+      'POST /cache HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked',
+    ];
+    for (const part of refused) assert.equal(read(part), UNSUPPORTED, JSON.stringify(part));
+  });
+
+  it('waits for the rest of a start that is still a head it reads, whatever the reads it came in', () => {
+    const head = 'POST /cache?a=b HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n';
+    const bytes = Buffer.from(head, 'latin1');
+    for (let n = 1; n < bytes.length; n++) {
+      assert.equal(readRequestHead(bytes.subarray(0, n)), INCOMPLETE, JSON.stringify(head.slice(0, n)));
+      // As the lane calls it: what an earlier read found a head's start is not searched again.
+      for (const checked of [n - 1, Math.floor(n / 2), 1]) assert.equal(readRequestHead(bytes.subarray(0, n), checked), INCOMPLETE, `${JSON.stringify(head.slice(0, n))} after ${String(checked)}`);
+    }
+    assert.equal(typeof readRequestHead(bytes, bytes.length - 1), 'object');
+  });
+
+  it('finds a bare CR or LF that arrives after the bytes already checked, next to them', () => {
+    const cases: [string, string][] = [
+      ['GET / HTTP/1.1\r\nHost: x\r', '\r'],
+      ['GET / HTTP/1.1\r\nHost: x\r', 'X'],
+      ['GET / HTTP/1.1\r\nHost: x\r\n', '\n'],
+      ['GET / HTTP/1.1\r\nHost: x', '\n'],
+      ['GET / HTTP/1.1\r\nHost', '\r\n'],
+      ['GET / HTTP/1.1\r\nHost: x\r\nX-A', ' b:'],
+      ['GET / HTTP/1', '.0\r\n'],
+      ['POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1', 'x'],
+      ['POST / HTTP/1.1\r\nContent-Length: 1\r\nHost: x\r', '\nContent-Length:'],
+    ];
+    for (const [before, after] of cases) {
+      const bytes = Buffer.from(before + after, 'latin1');
+      assert.equal(readRequestHead(bytes.subarray(0, before.length)), INCOMPLETE, JSON.stringify(before));
+      assert.equal(readRequestHead(bytes, before.length), UNSUPPORTED, JSON.stringify(before + after));
+    }
+  });
+
   it('gives up a head longer than node:http allows, ended or not', () => {
     const long = `GET / HTTP/1.1\r\nHost: x\r\nX: ${'a'.repeat(MAX_HEAD_BYTES)}`;
     assert.equal(read(long), UNSUPPORTED);

@@ -64,16 +64,106 @@ const mayBecomeMine = (bytes: Buffer): boolean => {
   return bytes.compare(start, 0, Math.min(start.length, bytes.length), 0, Math.min(start.length, bytes.length)) === 0;
 };
 
+/** The start of a request line: the method, a target so far, then perhaps the start of ` HTTP/1.1`. */
+const REQUEST_LINE_START = /^(?:GET|POST) \/[!-"$-~]*(?: (.{0,8}))?$/;
+const VERSION = 'HTTP/1.1';
+/** A field line's name and colon: its value may still be arriving. */
+const FIELD_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):/;
+/** The start of a field line's name, its colon not arrived yet. */
+const FIELD_NAME_START = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]*$/;
+/** The start of a Content-Length value: llhttp refuses any other byte there as it arrives. */
+const CONTENT_LENGTH_START = /^ *[0-9]{0,15} *$/;
+/**
+ * A Content-Length line longer than this goes to node:http: a longer one is all blanks, and
+ * looking for an earlier Content-Length at each of its bytes must stay cheap.
+ */
+const MAX_CONTENT_LENGTH_LINE = 64;
+/** A Content-Length field line anywhere in a head. */
+const ANY_CONTENT_LENGTH = /(?:^|\n)content-length:/i;
+
+/**
+ * Whether a field line, whole (`ended`: its CR has come) or still arriving, may be one of a head
+ * this reader serves, as far as llhttp refuses heads as their bytes arrive: a name of token
+ * characters then a colon, a Content-Length of digits and at most one of them, none of the
+ * fields the lane leaves to node:http (llhttp refuses Transfer-Encoding with Content-Length as
+ * soon as it sees both). `before`: the head before this line.
+ */
+const mayBeFieldLine = (line: string, ended: boolean, before: () => string): boolean => {
+  const field = FIELD_LINE.exec(line);
+  if (field === null) return !ended && FIELD_NAME_START.test(line);
+  const name = (field[1] as string).toLowerCase();
+  if (NOT_MINE.has(name)) return false;
+  if (name !== 'content-length') return true;
+  const value = line.slice(field[0].length);
+  if (line.length > MAX_CONTENT_LENGTH_LINE || !(ended ? CONTENT_LENGTH : CONTENT_LENGTH_START).test(value)) return false;
+  return !ANY_CONTENT_LENGTH.test(before());
+};
+
+/**
+ * Whether the start of a head, its end not yet arrived, could still become one this reader
+ * serves. Wherever llhttp refuses a head as soon as a byte arrives (a bare CR or LF, a control
+ * character, a request line or field line it cannot read), the lane must hand the bytes over
+ * at once too, so that node:http answers (400) as promptly as without the lane: waiting for an
+ * end that a bare-LF client never sends would turn that 400 into a 408 after
+ * `headers_timeout_ms`. Being stricter than llhttp here is harmless: node:http then waits for
+ * the rest as it would have. A CR at the very end ends its line, and may still be followed by
+ * its LF.
+ *
+ * Only the bytes from `checked` on, and the line they continue, are looked at: a head that
+ * trickles in a byte a read is not scanned whole at every byte.
+ */
+const mayStillBeMine = (bytes: Buffer, checked: number): boolean => {
+  const endsInCr = bytes[bytes.length - 1] === 0x0d;
+  const stop = endsInCr ? bytes.length - 1 : bytes.length;
+  // From the last byte checked (a CR then left for its LF), and the CR before an LF there.
+  let from = Math.max(0, checked - 1);
+  if (from > 0 && bytes[from] === 0x0a) from--;
+  const lineStart = from === 0 ? 0 : bytes.lastIndexOf(0x0a, from - 1) + 1;
+  const text = bytes.toString('latin1', lineStart, stop);
+  // From a CR or a byte that is no LF: the LF check sees every LF with the byte before it.
+  if (FORBIDDEN.test(text.slice(from - lineStart))) return false;
+  const lines = text.split('\r\n');
+  const last = lines.length - 1;
+  let first = 0;
+  let offset = lineStart;
+  if (lineStart === 0) {
+    const requestLine = lines[0] as string;
+    if (last > 0 || endsInCr) {
+      if (!REQUEST_LINE.test(requestLine)) return false;
+    } else {
+      // The method and the target's slash are mayBecomeMine's to check.
+      if (requestLine.length < (requestLine.startsWith('P') ? POST_START : GET_START).length) return true;
+      const start = REQUEST_LINE_START.exec(requestLine);
+      return start !== null && VERSION.startsWith(start[1] ?? '');
+    }
+    first = 1;
+    offset += requestLine.length + 2;
+  }
+  for (let i = first; i <= last; i++) {
+    const line = lines[i] as string;
+    const ended = i < last || endsInCr;
+    // An empty line ended by its CR: the head's end is arriving.
+    if (!(i === last && line === '') && !mayBeFieldLine(line, ended, () => bytes.toString('latin1', 0, offset))) return false;
+    offset += line.length + 2;
+  }
+  return true;
+};
+
 /**
  * Reads the request head at the start of `bytes`. {@link INCOMPLETE} when its end has not
- * arrived (and it could still be short enough); {@link UNSUPPORTED} when it is not one the socket
- * lane serves; else the head.
+ * arrived and what has could still become a head it serves (so node:http, given the same
+ * bytes, would wait for more too); {@link UNSUPPORTED} when it is not one the socket lane
+ * serves; else the head.
+ *
+ * `checked`: how many of the first bytes an earlier call on the same head already found
+ * {@link INCOMPLETE} (0 if none did), so that only the bytes after them are searched again.
  */
-export const readRequestHead = (bytes: Buffer): HeadReading => {
-  const end = bytes.indexOf(HEAD_END);
-  // Bytes that cannot become a GET or POST (TLS spoken to the plain port, say) go to node:http
-  // now, which answers 400 at once, rather than after the wait for more.
-  if (end === -1) return bytes.length >= MAX_HEAD_BYTES || !mayBecomeMine(bytes) ? UNSUPPORTED : INCOMPLETE;
+export const readRequestHead = (bytes: Buffer, checked = 0): HeadReading => {
+  const end = bytes.indexOf(HEAD_END, Math.max(0, checked - HEAD_END.length + 1));
+  // Bytes that cannot become a GET or POST (TLS spoken to the plain port, say, or a head with
+  // bare LF line ends, whose CRLF CRLF never comes) go to node:http now, which answers 400 at
+  // once, rather than after the wait for more.
+  if (end === -1) return bytes.length >= MAX_HEAD_BYTES || !mayBecomeMine(bytes) || !mayStillBeMine(bytes, checked) ? UNSUPPORTED : INCOMPLETE;
   const headBytes = end + HEAD_END.length;
   if (headBytes > MAX_HEAD_BYTES) return UNSUPPORTED;
   // latin1: one character per byte, so bytes 0x80-0xff in values (which node:http also

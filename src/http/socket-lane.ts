@@ -79,6 +79,8 @@ interface Connection {
   bytes: number;
   /** When the first byte of a request not yet whole was seen (0: none is arriving). */
   since: number;
+  /** How many bytes of a head not yet whole have been read and found to be a head's start so far. */
+  checked: number;
   /** The head of a request whose body is still arriving, and its route. */
   head: RequestHead | null;
   route: GetRoute | PostRoute | null;
@@ -264,11 +266,13 @@ export const createSocketLane = (opts: SocketLaneOptions): SocketLane => {
   const serve = (c: Connection): void => {
     while (!c.busy && !c.stalled && !c.handedOff && !c.closing && c.bytes > 0) {
       if (c.head === null) {
-        const reading = readRequestHead(joined(c));
+        const reading = readRequestHead(joined(c), c.checked);
         if (reading === INCOMPLETE) {
+          c.checked = c.bytes;
           if (c.since === 0) startArriving(c);
           break;
         }
+        c.checked = 0;
         if (reading === UNSUPPORTED || !open) return handOff(c);
         const route = routes.match(reading.method, reading.target, reading.headers['content-type'], reading.contentLength);
         if (route === undefined) return handOff(c);
@@ -331,6 +335,7 @@ export const createSocketLane = (opts: SocketLaneOptions): SocketLane => {
       chunks: [],
       bytes: 0,
       since: 0,
+      checked: 0,
       head: null,
       route: null,
       busy: false,

@@ -27,16 +27,19 @@ interface RawRequest {
  * Sends one request on a fresh keep-alive connection and resolves with its answer; rejects when
  * the server closes the connection without one or none comes within ANSWER_TIMEOUT_MS.
  */
-const send = async (port: number, req: RawRequest): Promise<RawAnswer> => {
+const send = async (port: number, req: RawRequest, lineEnds: readonly string[] = [], timeoutMs = ANSWER_TIMEOUT_MS): Promise<RawAnswer> => {
   const conn = await openRaw(port);
   try {
-    const parts: Buffer[] = [Buffer.from(`${req.method} ${req.target} HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: keep-alive\r\n`, 'latin1')];
-    for (const [name, value] of req.headers) parts.push(Buffer.from(`${name}: `, 'latin1'), value, Buffer.from('\r\n', 'latin1'));
-    if (req.body !== undefined) parts.push(Buffer.from(`content-length: ${req.body.length}\r\n`, 'latin1'));
+    // The end of each line but the head's last, empty one: CRLF unless `lineEnds` says otherwise.
+    let line = 0;
+    const eol = (): Buffer => Buffer.from(lineEnds[line++] ?? '\r\n', 'latin1');
+    const parts: Buffer[] = [Buffer.from(`${req.method} ${req.target} HTTP/1.1`, 'latin1'), eol(), Buffer.from('host: 127.0.0.1', 'latin1'), eol(), Buffer.from('connection: keep-alive', 'latin1'), eol()];
+    for (const [name, value] of req.headers) parts.push(Buffer.from(`${name}: `, 'latin1'), value, eol());
+    if (req.body !== undefined) parts.push(Buffer.from(`content-length: ${req.body.length}`, 'latin1'), eol());
     parts.push(Buffer.from('\r\n', 'latin1'));
     if (req.body !== undefined) parts.push(req.body);
     conn.write(Buffer.concat(parts));
-    const [answer] = await conn.answers(1, ANSWER_TIMEOUT_MS);
+    const [answer] = await conn.answers(1, timeoutMs);
     return answer!;
   } finally {
     conn.socket.destroy();
@@ -168,6 +171,22 @@ for (const lanes of ['all', 'off'] as const) {
         );
       });
     }
+
+    // node:http (llhttp) refuses a bare LF or CR at once; before, the socket lane waited for a
+    // CRLF CRLF that never came, and the answer was a 408 after headers_timeout_ms (60 s here).
+    it('a head with bare LF, bare CR or mixed line ends: 400 at once (within 1 s), whatever the endpoint', async () => {
+      const lineEnds = fc.array(fc.constantFrom('\r\n', '\n', '\r'), { minLength: 1, maxLength: 12 }).filter((ends) => ends.some((e) => e !== '\r\n'));
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(...endpoints.map((e) => e.request)), lineEnds, async (req, ends) => {
+          // Only the ends of lines the head has: at least one of them not CRLF.
+          const lines = 3 + req.headers.length + (req.body === undefined ? 0 : 1);
+          fc.pre(ends.slice(0, lines).some((e) => e !== '\r\n'));
+          const { status, bytes } = await send(port, req, ends, 1000);
+          assert.equal(status, 400, `answered ${status}: ${bytes.toString('latin1', 0, 300)}`);
+        }),
+        { seed: SEED, numRuns: RUNS_PER_ENDPOINT, endOnFailure: true },
+      );
+    });
 
     it('is still serving after all of it', async () => {
       const { status } = await send(port, { method: 'GET', target: '/status', headers: [] });
