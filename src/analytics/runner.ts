@@ -2,6 +2,7 @@ import { throttledLog } from '../core/log-throttle.js';
 import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { AnalyticsModule, AnalyticsRecord, RecordCounters } from './analytics-module.js';
+import { boundedRecord } from './bounded-record.js';
 
 /** What request handlers talk to: one call, every enabled module. */
 export interface Analytics {
@@ -27,7 +28,8 @@ export const recordCounters = (metrics: Metrics, module: string): RecordCounters
 };
 
 /**
- * Fans each record out to every module. Never throws into the caller and never waits: a module
+ * Fans each record out to every module, its strings bounded first (`boundedRecord`: the one
+ * place a request's ids meet every module). Never throws into the caller and never waits: a module
  * that throws is counted (`failed`) and logged at most every 5 s, and the others still get the
  * record.
  */
@@ -35,7 +37,9 @@ export const createAnalyticsRunner = (modules: readonly AnalyticsModule[], opts:
   const failed = new Map(modules.map((m) => [m, records(opts.metrics).with({ module: m.name, result: 'failed' })]));
   const logFailure = throttledLog();
   return {
-    logEvent(record, allow) {
+    logEvent(taken, allow) {
+      if (modules.length === 0) return;
+      const record = boundedRecord(taken);
       for (const m of modules) {
         if (allow !== undefined && !allow(m.name)) continue;
         try {

@@ -209,9 +209,20 @@ const StoredRequestsSchema = Type.Object(
         /** How long an id that no source has is remembered as missing (0: not remembered). */
         miss_ttl_seconds: Type.Integer({ minimum: 0, default: 10 }),
         max_entries: Type.Integer({ minimum: 1, default: 10000 }),
+        /**
+         * Most bytes (ids and values, counted as UTF-16) each of the found and missing memories
+         * holds, for stored data and for accounts alike; the least recently used go first. Ids
+         * come from requests, so the entry count alone does not bound the memory.
+         */
+        max_bytes: Type.Integer({ minimum: 1024, default: 64 * 1024 * 1024 }),
       },
       strict,
     ),
+    /**
+     * Longest stored request, stored imp, account or AMP `tag_id` id, in characters: a longer one
+     * is refused (400) before any cache or source is asked. No real id comes near the default.
+     */
+    max_id_length: Type.Integer({ minimum: 1, default: 256 }),
   },
   strict,
 );

@@ -34,6 +34,10 @@ const readUs = (model: GppModel, id: number): GppUsSection => {
   return { optOut, gpc };
 };
 
+/** An entry's bytes, roughly: the string, and what was kept of it (re-encoded sections, ids, the message). */
+const gppBytes = (text: string, d: GppDecoded): number =>
+  256 + 2 * text.length + ('error' in d ? 2 * d.error.length : 2 * ((d.gpp.tcfEu?.length ?? 0) + (d.gpp.usPrivacy?.length ?? 0)) + 16 * d.gpp.sectionIds.length + 64 * d.gpp.us.size);
+
 const decode = (text: string): GppDecoded => {
   try {
     const model = new GppModel(text);
@@ -54,10 +58,11 @@ const decode = (text: string): GppDecoded => {
 
 /**
  * Decodes GPP strings with the IAB's `@iabgpp/cmpapi`, remembering the last `maxEntries` strings
- * (failures included), as for TCF strings.
+ * (failures included), and at most `maxBytes` of them (strings and decoded signals, estimated), as
+ * for TCF strings: the strings come from requests.
  */
-export const createGppDecoder = (maxEntries = 2000): ((text: string) => GppDecoded) => {
-  const cache = new LRUCache<string, GppDecoded>({ max: maxEntries });
+export const createGppDecoder = (maxEntries = 2000, maxBytes = 32 * 1024 * 1024): ((text: string) => GppDecoded) => {
+  const cache = new LRUCache<string, GppDecoded>({ max: maxEntries, maxSize: maxBytes, sizeCalculation: (decoded, text) => gppBytes(text, decoded) });
   return (text) => {
     let hit = cache.get(text);
     if (hit === undefined) {

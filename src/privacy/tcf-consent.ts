@@ -47,27 +47,37 @@ export type TcfDecoded = { readonly consent: TcfConsent } | { readonly error: st
 
 /**
  * Decodes TCF v2 strings with the IAB's `@iabtechlabtcf/core`, remembering the last `maxEntries`
- * strings (failures included): a CMP hands the same string to every auction of a page view and
- * beyond, and decoding costs far more than a lookup.
+ * strings (failures included), and at most `maxBytes` of them (strings and decoded models,
+ * estimated): a CMP hands the same string to every auction of a page view and beyond, and
+ * decoding costs far more than a lookup. The strings come from requests, and a range entry of a
+ * few bytes decodes to a set of up to 65,535 vendors, so the count alone does not bound memory.
  */
-export const createTcfDecoder = (maxEntries = 2000): ((text: string) => TcfDecoded) => {
-  const cache = new LRUCache<string, TcfDecoded>({ max: maxEntries });
+export const createTcfDecoder = (maxEntries = 2000, maxBytes = 32 * 1024 * 1024): ((text: string) => TcfDecoded) => {
+  const cache = new LRUCache<string, { decoded: TcfDecoded; bytes: number }>({ max: maxEntries, maxSize: maxBytes, sizeCalculation: (entry) => entry.bytes });
   return (text) => {
     let hit = cache.get(text);
     if (hit === undefined) {
       hit = decode(text);
       cache.set(text, hit);
     }
-    return hit;
+    return hit.decoded;
   };
 };
 
-const decode = (text: string): TcfDecoded => {
+/** Bytes per member of a decoded vector's set, roughly (a V8 hash-set slot and its number). */
+const SET_MEMBER_BYTES = 32;
+
+const decode = (text: string): { decoded: TcfDecoded; bytes: number } => {
+  const base = 256 + 2 * text.length;
   try {
     const model = TCString.decode(text);
-    if (model.version !== 2) return { error: `version ${String(model.version)} is not TCF v2` };
-    return { consent: viewOf(model) };
+    if (model.version !== 2) return { decoded: { error: `version ${String(model.version)} is not TCF v2` }, bytes: base };
+    const members =
+      model.vendorConsents.size + model.vendorLegitimateInterests.size + model.purposeConsents.size + model.purposeLegitimateInterests.size + model.specialFeatureOptins.size +
+      model.publisherRestrictions.numRestrictions * (model.publisherRestrictions.getMaxVendorId() + 1);
+    return { decoded: { consent: viewOf(model) }, bytes: base + 8192 + SET_MEMBER_BYTES * members };
   } catch (err) {
-    return { error: (err as Error).message };
+    const error = (err as Error).message;
+    return { decoded: { error }, bytes: base + 2 * error.length };
   }
 };

@@ -41,10 +41,11 @@ const source = (data: Map<string, string>) => {
   };
 };
 
-const options = (c: ReturnType<typeof clock>, extra: Partial<{ ttlMs: number; missTtlMs: number; maxEntries: number }> = {}) => ({
+const options = (c: ReturnType<typeof clock>, extra: Partial<{ ttlMs: number; missTtlMs: number; maxEntries: number; maxBytes: number }> = {}) => ({
   ttlMs: 60_000,
   missTtlMs: 5_000,
   maxEntries: 100,
+  maxBytes: 1024 * 1024,
   clock: c,
   ...extra,
 });
@@ -127,6 +128,35 @@ describe('stored request cache', () => {
     assert.equal(s.calls.length, before, 'a was used recently: kept');
     await cached.fetchRequests(['b'], []);
     assert.equal(s.calls.length, before + 1, 'b was dropped');
+  });
+
+  it('holds at most max bytes of misses: long unknown ids push the oldest out long before max entries', async () => {
+    const s = source(new Map());
+    // 100 entries allowed, but 16 KiB holds about seven misses of 1,000-character ids.
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock(), { maxEntries: 100, maxBytes: 16 * 1024 }));
+    const id = (i: number) => `${String(i).padStart(4, '0')}${'x'.repeat(996)}`;
+    for (let i = 0; i < 20; i++) await cached.fetchRequests([id(i)], []);
+    const before = s.calls.length;
+    await cached.fetchRequests([id(19)], []);
+    assert.equal(s.calls.length, before, 'the latest miss is still held');
+    await cached.fetchRequests([id(0)], []);
+    assert.equal(s.calls.length, before + 1, 'the oldest miss was dropped for its bytes');
+  });
+
+  it('holds at most max bytes of found entries, and never one larger than that', async () => {
+    const big = `{"a":"${'v'.repeat(3000)}"}`;
+    const s = source(new Map([['r:a', big], ['r:b', big], ['r:c', big], ['r:huge', `{"a":"${'v'.repeat(20_000)}"}`]]));
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock(), { maxEntries: 100, maxBytes: 16 * 1024 }));
+    for (const id of ['a', 'b', 'c']) await cached.fetchRequests([id], []);
+    let before = s.calls.length;
+    await cached.fetchRequests(['c'], []);
+    assert.equal(s.calls.length, before, 'c is held');
+    await cached.fetchRequests(['a'], []);
+    assert.equal(s.calls.length, before + 1, 'a was dropped: two 6 KB values fill 16 KiB');
+    await cached.fetchRequests(['huge'], []);
+    before = s.calls.length;
+    assert.equal((await cached.fetchRequests(['huge'], [])).requests.get('huge')?.length, 20_008);
+    assert.equal(s.calls.length, before + 1, 'a value over max bytes is answered but not kept');
   });
 
   it('keeps misses apart: a flood of unknown ids does not push a hot entry out', async () => {

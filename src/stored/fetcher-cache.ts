@@ -12,6 +12,12 @@ export interface StoredCacheOptions {
   readonly missTtlMs: number;
   /** Most found entries held, and most misses held; the least recently used go first. */
   readonly maxEntries: number;
+  /**
+   * Most bytes the found entries take, and the misses take (ids and values, counted as UTF-16, plus
+   * a fixed overhead per entry); the least recently used go first, and an entry larger than this
+   * is not kept. Ids come from requests: the entry count alone does not bound the memory.
+   */
+  readonly maxBytes: number;
   readonly clock?: Clock;
 }
 
@@ -31,11 +37,11 @@ export type StoredKind = 'request' | 'imp' | 'account';
  * the others): each caller stops waiting at its own deadline, while the lookup is bounded by its
  * sources' own timeouts.
  */
-const createEntryCache = <V extends object | string>(opts: StoredCacheOptions) => {
+const createEntryCache = <V extends object | string>(opts: StoredCacheOptions, valueBytes: (value: V) => number) => {
   const clock = opts.clock ?? systemClock;
-  const lruOptions = { max: opts.maxEntries, ttlResolution: 0, perf: { now: () => clock.now() } };
-  const found = new LRUCache<string, V>(lruOptions);
-  const missing = new LRUCache<string, true>(lruOptions);
+  const lruOptions = { max: opts.maxEntries, maxSize: opts.maxBytes, ttlResolution: 0, perf: { now: () => clock.now() } };
+  const found = new LRUCache<string, V>({ ...lruOptions, sizeCalculation: (value, key) => keyBytes(key) + valueBytes(value) });
+  const missing = new LRUCache<string, true>({ ...lruOptions, sizeCalculation: (_, key) => keyBytes(key) });
   const inflight = new Map<string, Promise<V | undefined>>();
   // Bumped by each invalidation: a lookup that started before it must not store what it read.
   let generation = 0;
@@ -61,13 +67,23 @@ const createEntryCache = <V extends object | string>(opts: StoredCacheOptions) =
   };
 };
 
+/** What an entry costs beside its id and value: the cache's node, its arrays' slots, the TTL. */
+const ENTRY_OVERHEAD_BYTES = 128;
+const keyBytes = (key: string): number => ENTRY_OVERHEAD_BYTES + 2 * key.length;
+
+/**
+ * An account's settings, roughly: their JSON text as UTF-16, doubled for the object's own layout
+ * (and the merged account the resolver keeps beside it). Computed once, when an entry is stored.
+ */
+const accountBytes = (settings: AccountSettings): number => 4 * JSON.stringify(settings).length;
+
 // Account ids and stored ids are arbitrary strings: NUL keeps the parts of a key apart.
 const keyOf = (kind: StoredKind, accountId: string, id: string): string => `${kind}\0${accountId}\0${id}`;
 const matchesId = (kind: StoredKind, id: string | undefined) => (key: string) => key.startsWith(`${kind}\0`) && (id === undefined || key.endsWith(`\0${id}`));
 
 /** `inner` behind the cache. Keys include the account, as a source may scope ids by it. */
 export const createCachedStoredRequestFetcher = (inner: StoredRequestFetcher, opts: StoredCacheOptions): StoredRequestFetcher & Invalidate => {
-  const entries = createEntryCache<string>(opts);
+  const entries = createEntryCache<string>(opts, (text) => 2 * text.length);
   return {
     invalidate: (kind, id) => entries.invalidate(matchesId(kind, id)),
     fetchRequests: async (requestIds, impIds, fetchOpts = {}) => {
@@ -119,7 +135,7 @@ export const createCachedStoredRequestFetcher = (inner: StoredRequestFetcher, op
 
 /** Accounts behind the cache; a hit (found or missing) answers directly, without a promise. */
 export const createCachedAccountFetcher = (inner: AccountFetcher, opts: StoredCacheOptions): AccountFetcher & Invalidate => {
-  const entries = createEntryCache<AccountSettings>(opts);
+  const entries = createEntryCache<AccountSettings>(opts, accountBytes);
   return {
     invalidate: (kind, id) => entries.invalidate(matchesId(kind, id)),
     fetch: (id, fetchOpts) => {

@@ -41,7 +41,8 @@ describe('stored data sources: files, Postgres and HTTP in a chain', () => {
       postgres: { connection_string: over.postgres ?? db.url, pool_size: 2, timeout_ms: PG_TIMEOUT_MS },
       http: { endpoint: over.http ?? http.endpoint, timeout_ms: 300 },
       order: over.order ?? ['filesystem', 'postgres', 'http'],
-      cache: { ttl_seconds: 300, miss_ttl_seconds: 10, max_entries: 1000 },
+      cache: { ttl_seconds: 300, miss_ttl_seconds: 10, max_entries: 1000, max_bytes: 1024 * 1024 },
+      max_id_length: 256,
     },
     storedImps: { filesystem: { directory: dirs.imps } },
     accounts: {

@@ -19,7 +19,8 @@ export interface StoredHttpServer {
   close(): Promise<void>;
 }
 
-export const startStoredHttpServer = async (): Promise<StoredHttpServer> => {
+/** `maxHeaderSize`: node:http's limit on a request head (16 KiB by default); raise it to take huge ids in the query. */
+export const startStoredHttpServer = async (opts: { maxHeaderSize?: number } = {}): Promise<StoredHttpServer> => {
   const requests = new Map<string, unknown>();
   const imps = new Map<string, unknown>();
   const accounts = new Map<string, unknown>();
@@ -33,7 +34,7 @@ export const startStoredHttpServer = async (): Promise<StoredHttpServer> => {
   };
   const pick = (from: Map<string, unknown>, wanted: string[]) => Object.fromEntries(wanted.filter((id) => from.has(id)).map((id) => [id, from.get(id)]));
 
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+  const server = createServer({ ...(opts.maxHeaderSize === undefined ? {} : { maxHeaderSize: opts.maxHeaderSize }) }, (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     calls.push(url.search);
     if (state.mode === 'hang') {

@@ -6,6 +6,7 @@ import { createCachedAccountFetcher, createCachedStoredRequestFetcher } from '..
 import type { Invalidate } from '../fetcher-cache.js';
 import { createAccountChain, createStoredRequestChain } from '../fetcher-chain.js';
 import type { ChainLink } from '../fetcher-chain.js';
+import { limitAccountIds, limitStoredRequestIds } from '../id-limit.js';
 import { nothingFound } from '../stored-request-fetcher.js';
 import type { StoredRequestFetcher } from '../stored-request-fetcher.js';
 import { createConfigAccountFetcher } from './config-accounts.js';
@@ -32,7 +33,9 @@ export interface StoredDataOptions {
     readonly postgres: PostgresSlice;
     readonly http: { readonly endpoint: string; readonly timeout_ms: number };
     readonly order: readonly SourceName[];
-    readonly cache: { readonly ttl_seconds: number; readonly miss_ttl_seconds: number; readonly max_entries: number };
+    readonly cache: { readonly ttl_seconds: number; readonly miss_ttl_seconds: number; readonly max_entries: number; readonly max_bytes: number };
+    /** Longest id (stored request, imp, account, AMP `tag_id`) looked up; longer ones are refused. */
+    readonly max_id_length: number;
   };
   readonly storedImps: { readonly filesystem: { readonly directory: string } };
   readonly accounts: {
@@ -66,6 +69,7 @@ export const createStoredDataSources = async (opts: StoredDataOptions): Promise<
     ttlMs: sr.cache.ttl_seconds * 1000,
     missTtlMs: sr.cache.miss_ttl_seconds * 1000,
     maxEntries: sr.cache.max_entries,
+    maxBytes: sr.cache.max_bytes,
     ...(opts.clock === undefined ? {} : { clock: opts.clock }),
   };
   // The caches are made after the sources; a file may change in between (nothing to drop yet).
@@ -123,9 +127,10 @@ export const createStoredDataSources = async (opts: StoredDataOptions): Promise<
   caches.accounts = accountCache;
   logger.info({ storedRequests: requestLinks.map((l) => l.name), accounts: ['config', ...accountLinks.map((l) => l.name)] }, 'stored data sources');
 
+  // The id limit is the entry of every lookup, cached or not: an over-long id reaches nothing.
   return {
-    storedRequests: requestCache ?? { fetchRequests: async (requestIds, impIds) => nothingFound(requestIds, impIds) },
-    accounts: accountCache ?? configAccounts,
+    storedRequests: limitStoredRequestIds(requestCache ?? { fetchRequests: async (requestIds, impIds) => nothingFound(requestIds, impIds) }, sr.max_id_length),
+    accounts: limitAccountIds(accountCache ?? configAccounts, sr.max_id_length),
     close: async () => {
       await Promise.all(closers.map((close) => close()));
     },
