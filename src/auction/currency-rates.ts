@@ -1,4 +1,5 @@
 import type { Rates } from './currency.js';
+import { isObject } from '../core/json-object.js';
 
 /** Largest rates document a source reads (Prebid's file with every currency is a few kB). */
 export const MAX_RATES_DOCUMENT_BYTES = 1024 * 1024;
@@ -26,8 +27,6 @@ export interface RatesDocument {
   /** When the document was written (`generatedAt`), when it says. Informational. */
   readonly generatedAt?: string;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** ISO 4217 codes are three letters; anything else cannot name a currency a bid is priced in. */
 const CURRENCY_CODE = /^[A-Za-z]{3}$/;

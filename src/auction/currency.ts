@@ -1,4 +1,5 @@
 import { ownValue } from '../core/own-keys.js';
+import { isObject } from '../core/json-object.js';
 
 /** Currency rates as Prebid writes them: from → to → rate (`{"USD": {"EUR": 0.9}}`). */
 export type Rates = Readonly<Record<string, Readonly<Record<string, number>>>>;
@@ -45,14 +46,12 @@ const rateIn = (rates: Rates, from: string, to: string): number | undefined => {
   return undefined;
 };
 
-const isTable = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * The request's rates with codes upper-case. It is request data, not checked before: a table or a
  * row that is not a JSON object (`null`, a number) counts as empty.
  */
 const upper = (rates: unknown): Rates | undefined =>
-  !isTable(rates) ? undefined : Object.fromEntries(Object.entries(rates).map(([from, q]) => [from.toUpperCase(), !isTable(q) ? {} : Object.fromEntries(Object.entries(q).map(([to, r]) => [to.toUpperCase(), r as number]))]));
+  !isObject(rates) ? undefined : Object.fromEntries(Object.entries(rates).map(([from, q]) => [from.toUpperCase(), !isObject(q) ? {} : Object.fromEntries(Object.entries(q).map(([to, r]) => [to.toUpperCase(), r as number]))]));
 
 /**
  * Converts with the request's rates first, then the server's (unless `usePbsRates` is false), as

@@ -1,6 +1,7 @@
 import type { Bidder, BidderRegistry } from '../bidders/registry.js';
 import { ownValue, setOwn } from '../core/own-keys.js';
 import type { BidRequest, Imp, ImpExt, MediaType, Open } from '../openrtb/types.js';
+import { isObject } from '../core/json-object.js';
 
 /** One bidder's share of an auction: the request as that bidder sees it. */
 export interface BidderShare {
@@ -31,8 +32,6 @@ const RESERVED_IMP_EXT_KEYS = new Set(['prebid', 'bidder', 'skadn', 'gpid', 'tid
 
 /** `ext.prebid` keys that steer openbid and mean nothing to a bidder. */
 const EXCHANGE_ONLY_PREBID_KEYS = new Set(['aliases', 'aliasgvlids', 'targeting', 'cache', 'storedrequest', 'bidadjustmentfactors', 'currency', 'bidderparams', 'page_view_ids', 'nosale']);
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The bidder codes of an imp with their params: `ext.prebid.bidder`, else the legacy `ext.<code>`. */
 export const impBidders = (imp: Imp): [string, unknown][] => {

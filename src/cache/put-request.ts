@@ -2,6 +2,7 @@ import { AppError, ErrorCode } from '../core/app-error.js';
 import { rawPutValues } from './raw-put-values.js';
 import type { ValueType } from './stored-value.js';
 import { JsonTooDeepError, parseBoundedJson } from '../core/bounded-json.js';
+import { isObject } from '../core/json-object.js';
 
 /** The request limits of `/cache` (config `cache.request_limits`). */
 export interface CacheLimits {
@@ -140,8 +141,6 @@ const validKey = (key: unknown, { maxKeyLength, reservedKeys }: CacheLimits): st
   }
   return key;
 };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const describeScalar = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'string' ? v : abbreviate(JSON.stringify(v)));
 

@@ -1,3 +1,4 @@
+import { isObject } from '../core/json-object.js';
 /**
  * The price settings of a request: `ext.prebid.bidadjustmentfactors`, `ext.prebid.currency` and
  * the price granularities of `ext.prebid.targeting`. Prebid Server rejects a request whose
@@ -5,7 +6,6 @@
  * line of the 400, in Prebid Server's words where it has them.
  */
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isPositiveNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 

@@ -1,6 +1,6 @@
 import { priceSettingProblems } from './validate-prices.js';
+import { isObject } from '../core/json-object.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isPositiveInt = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v > 0;
 
 /**

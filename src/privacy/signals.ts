@@ -3,6 +3,7 @@ import { GppSection } from './gpp.js';
 import type { GppDecoded, GppSignals } from './gpp.js';
 import type { TcfConsent, TcfDecoded } from './tcf-consent.js';
 import { parseUsPrivacy } from './us-privacy.js';
+import { isObject } from '../core/json-object.js';
 
 /** Every privacy signal of one request, read once before the bidders' requests are built. */
 export interface PrivacySignals {
@@ -34,7 +35,6 @@ export interface SignalDecoders {
   readonly gpp: (text: string) => GppDecoded;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const flag = (v: unknown): 0 | 1 | undefined => (v === 1 || v === '1' ? 1 : v === 0 || v === '0' ? 0 : undefined);
 

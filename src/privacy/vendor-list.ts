@@ -1,3 +1,4 @@
+import { isObject } from '../core/json-object.js';
 /** What the Global Vendor List declares of one vendor: the legal bases it claims per purpose. */
 export interface VendorDeclaration {
   /** Purposes it processes on consent (flexible purposes included: either basis may apply). */
@@ -14,7 +15,6 @@ export interface VendorList {
   vendor(id: number): VendorDeclaration | undefined;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const ids = (v: unknown): number[] => (Array.isArray(v) ? v.filter((x): x is number => Number.isInteger(x)) : []);
 
 /**

@@ -5,6 +5,7 @@ import { accountSettingsProblems } from './account-schema.js';
 import type { Account, AccountDefaults, AccountSettings } from './account-schema.js';
 import { deepFreeze } from './deep-freeze.js';
 import { InvalidStoredData } from './errors.js';
+import { isObject } from '../core/json-object.js';
 
 export type { Account, AccountDefaults, AccountSettings } from './account-schema.js';
 
@@ -93,13 +94,11 @@ export const parseAccountSettings = (id: string, text: string, source: string): 
 
 /** Deep merge: objects key by key, anything else (including arrays) replaced; undefined keeps the default. */
 export const mergeSettings = <T>(defaults: T, own: unknown): T => {
-  if (!isPlainObject(defaults) || !isPlainObject(own)) return own === undefined ? defaults : (own as T);
+  if (!isObject(defaults) || !isObject(own)) return own === undefined ? defaults : (own as T);
   const out: Record<string, unknown> = { ...defaults };
   for (const [k, v] of Object.entries(own)) {
     if (v !== undefined) out[k] = mergeSettings(out[k], v);
   }
   return out as T;
 };
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

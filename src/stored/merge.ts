@@ -1,9 +1,8 @@
 import { setOwn } from '../core/own-keys.js';
 import type { StoredFetchOptions, StoredRequestFetcher } from './stored-request-fetcher.js';
+import { isObject } from '../core/json-object.js';
 
 type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * JSON Merge Patch (RFC 7386): `patch` applied to `target`. Objects merge key by key, a `null` in

@@ -1,5 +1,6 @@
 import { AppError, ErrorCode } from '../core/app-error.js';
 import { JsonTooDeepError, parseBoundedJson } from '../core/bounded-json.js';
+import { isObject } from '../core/json-object.js';
 
 /** One validated `/vtrack` put. */
 export interface TrackPut {
@@ -64,7 +65,7 @@ export const parseTrackRequest = (account: string | undefined, body: string): { 
       problems.push(err instanceof JsonTooDeepError ? `Request body is refused: ${err.message}.` : `Request body is not valid JSON: ${(err as Error).message}`);
     }
   }
-  const rawPuts = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as { puts?: unknown }).puts : undefined;
+  const rawPuts = isObject(parsed) ? parsed.puts : undefined;
   if (parsed !== undefined && !Array.isArray(rawPuts)) problems.push('Request body must be a JSON object with a "puts" array.');
 
   const puts: TrackPut[] = [];

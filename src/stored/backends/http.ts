@@ -3,6 +3,7 @@ import { checkedAccountSettings } from '../account.js';
 import type { AccountFetcher, AccountSettings } from '../account.js';
 import { backendFailure, backendTimeout } from '../errors.js';
 import type { Closable, StoredRequestFetcher } from '../stored-request-fetcher.js';
+import { isObject } from '../../core/json-object.js';
 
 /*
  * Stored data from an HTTP service, as Prebid Server's HTTP fetcher asks for it:
@@ -73,8 +74,6 @@ const createJsonGetter = (opts: HttpFetcherOptions, source: string) => {
   };
   return { get, close: () => agent.close() };
 };
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The `name` member of an answer: an object of id → value, or absent. */
 const section = (body: Record<string, unknown>, name: string, source: string): Record<string, unknown> => {
