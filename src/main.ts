@@ -116,9 +116,27 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
     await app.server.listen({ host: config.server.host, port: config.server.port, listenTextResolver });
     announce(config, logger, `openbid ${version()} listening on ${urls.join(', ')}`, { urls, pid: process.pid });
   } catch (err) {
-    logger.error({ err }, 'cannot listen');
+    const problem = listenProblem(err, config.server);
+    logger.error({ err }, `cannot listen: ${problem}`);
+    process.stderr.write(`openbid: cannot listen: ${problem}\n`);
     await app.close();
     process.exit(1);
+  }
+};
+
+/** Why listening failed, naming the setting (key and variable) that fixes it. */
+const listenProblem = (err: unknown, server: Config['server']): string => {
+  const where = `${server.host}:${server.port}`;
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return `${where} is already in use; choose another port with server.port or OPENBID_SERVER__PORT`;
+    case 'EACCES':
+      return `no permission to listen on ${where} (ports below 1024 need privileges); choose another port with server.port or OPENBID_SERVER__PORT`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return `${server.host} is not an address of this machine; set server.host or OPENBID_SERVER__HOST`;
+    default:
+      return (err as Error).message;
   }
 };
 
