@@ -28,6 +28,7 @@ import { createAmpService } from './amp/amp-service.js';
 import type { KeyValueStore } from './kv/key-value-store.js';
 import { instrumentStore } from './kv/instrumented-store.js';
 import { createMemoryStore } from './kv/stores/memory.js';
+import { DEFAULT_STORED_IMPS_DIRECTORY } from './config/schema.js';
 import type { Config } from './config/schema.js';
 import { systemClock } from './core/clock.js';
 import type { Clock } from './core/clock.js';
@@ -112,6 +113,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     accounts: config.accounts,
     logger: logger.child({ component: 'stored-data' }),
     clock,
+    impsDirectoryIsDefault: config.stored_imps.filesystem.directory === DEFAULT_STORED_IMPS_DIRECTORY,
   });
   const resolveAccount = createAccountResolver({
     fetcher: storedData.accounts,

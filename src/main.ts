@@ -57,7 +57,8 @@ const main = async (): Promise<void> => {
   if (positionals.length > 0) return runMigrations(config, logger);
 
   if (config.server.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
-  if (cluster.isPrimary) logger.info({ config: redactConfig(config), version: version() }, 'configuration loaded');
+  // The whole config is ~3 KB on one line: only for debugging, not the first thing every start prints.
+  if (cluster.isPrimary) logger.debug({ config: redactConfig(config), version: version() }, 'configuration loaded');
   await runServer(config, logger);
 };
 
@@ -106,18 +107,53 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
   try {
-    const address = await app.server.listen({ host: config.server.host, port: config.server.port });
-    logger.info({ address, pid: process.pid }, 'openbid listening');
+    // Fastify resolves an unspecified host (0.0.0.0) to each interface's URL, and says each at info.
+    const urls: string[] = [];
+    const listenTextResolver = (url: string): string => {
+      urls.push(url);
+      return `Server listening at ${url}`;
+    };
+    await app.server.listen({ host: config.server.host, port: config.server.port, listenTextResolver });
+    announce(config, logger, `openbid ${version()} listening on ${urls.join(', ')}`, { urls, pid: process.pid });
   } catch (err) {
-    logger.error({ err }, 'cannot listen');
+    const problem = listenProblem(err, config.server);
+    logger.error({ err }, `cannot listen: ${problem}`);
+    process.stderr.write(`openbid: cannot listen: ${problem}\n`);
     await app.close();
     process.exit(1);
   }
 };
 
+/** Why listening failed, naming the setting (key and variable) that fixes it. */
+const listenProblem = (err: unknown, server: Config['server']): string => {
+  const where = `${server.host}:${server.port}`;
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return `${where} is already in use; choose another port with server.port or OPENBID_SERVER__PORT`;
+    case 'EACCES':
+      return `no permission to listen on ${where} (ports below 1024 need privileges); choose another port with server.port or OPENBID_SERVER__PORT`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return `${server.host} is not an address of this machine; set server.host or OPENBID_SERVER__HOST`;
+    default:
+      return (err as Error).message;
+  }
+};
+
+/**
+ * Logs one info line whatever `logging.level` is (unless `silent`): where the server listens must
+ * be known also to whoever runs it at `warn`. A child of the same logger, so the line keeps its
+ * place among the others.
+ */
+const announce = (config: Config, logger: Logger, msg: string, fields: Record<string, unknown>): void => {
+  if (config.logging.level === 'silent') return;
+  logger.child({}, { level: 'info' }).info(fields, msg);
+};
+
 /** The cluster primary: forks the workers, replaces any that die, and stops them all on a signal. */
 const runPrimary = (config: Config, logger: Logger): void => {
-  logger.info({ config: redactConfig(config), version: version(), workers: config.server.workers }, 'configuration loaded; starting workers');
+  logger.debug({ config: redactConfig(config), version: version() }, 'configuration loaded');
+  logger.info({ workers: config.server.workers }, `openbid ${version()} starting ${config.server.workers} workers`);
   let stopping = false;
   for (let i = 0; i < config.server.workers; i++) cluster.fork();
   cluster.on('exit', (worker, code, signal) => {

@@ -14,12 +14,15 @@ import type { TSchema } from 'typebox';
  * wants an array or object: those take JSON, and arrays also a comma-separated list.
  * Variables without `__` (such as `OPENBID_CONFIG`) are not overrides and are skipped.
  *
- * Returns the problems found (unknown keys, bad JSON); the object is modified in place.
+ * Returns the problems found (unknown keys, bad JSON); the object is modified in place. When
+ * `sources` is given, it gets the dotted config path each variable set, mapped to the variable's
+ * name, so a value found invalid later can be reported under the name the operator wrote.
  */
 export const applyEnvOverrides = (
   raw: Record<string, unknown>,
   schema: TSchema,
   env: Readonly<Record<string, string | undefined>>,
+  sources?: Map<string, string>,
 ): string[] => {
   const problems: string[] = [];
   const fromEnv: CreatedKeys = new WeakMap();
@@ -30,8 +33,9 @@ export const applyEnvOverrides = (
     const value = env[name];
     if (value === undefined) continue;
     const segments = name.slice('OPENBID_'.length).split('__');
-    const problem = applyOne(raw, schema, segments, value, fromEnv);
-    if (problem !== undefined) problems.push(`${name}: ${problem}`);
+    const applied = applyOne(raw, schema, segments, value, fromEnv);
+    if (typeof applied === 'string') problems.push(`${name}: ${applied}`);
+    else sources?.set(applied.path, name);
   }
   return problems;
 };
@@ -48,7 +52,8 @@ interface SchemaNode {
   patternProperties?: Record<string, SchemaNode>;
 }
 
-const applyOne = (raw: Record<string, unknown>, schema: TSchema, segments: string[], value: string, fromEnv: CreatedKeys): string | undefined => {
+/** Sets one variable's value; returns the dotted path it set, or the problem that stopped it. */
+const applyOne = (raw: Record<string, unknown>, schema: TSchema, segments: string[], value: string, fromEnv: CreatedKeys): { path: string } | string => {
   let node = schema as SchemaNode;
   let target = raw;
   const path: string[] = [];
@@ -64,14 +69,14 @@ const applyOne = (raw: Record<string, unknown>, schema: TSchema, segments: strin
       const coerced = coerce(child, value);
       if (coerced instanceof CoercionProblem) return coerced.message;
       target[key] = coerced;
-      return undefined;
+      return { path: path.join('.') };
     }
     const existing = target[key];
     if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) target[key] = {};
     target = target[key] as Record<string, unknown>;
     node = child;
   }
-  return undefined;
+  return 'no key';
 };
 
 /** The schema key or map key a segment names, undefined if none, or why it names none. */

@@ -79,8 +79,27 @@ describe('loadConfig', () => {
       'OPENBID_NOPE__X: no configuration key nope',
       'cache.backend.type: must be one of memory, redis',
       'server.port: must be integer',
-      'server.workers: must be >= 1',
+      'server.workers: must be >= 1 (set by OPENBID_SERVER__WORKERS)',
       'server: unknown key extra',
+    ]);
+  });
+
+  it('names the environment variable that set an invalid value, also inside a JSON object or a cross-key rule', () => {
+    const problems = problemsOf(() =>
+      loadConfig({
+        raw: { server: { port: 9000 } },
+        env: {
+          OPENBID_SERVER__PORT: 'nope',
+          OPENBID_CACHE__REQUEST_LIMITS: '{"max_ttl_seconds": 0}',
+        },
+      }),
+    );
+    assert.deepEqual([...problems].sort(), [
+      'cache.request_limits.max_ttl_seconds: must be >= 1 (set by OPENBID_CACHE__REQUEST_LIMITS)',
+      'server.port: must be integer (set by OPENBID_SERVER__PORT)',
+    ]);
+    assert.deepEqual(problemsOf(() => loadConfig({ env: { OPENBID_SERVER__WORKERS: '4' } })), [
+      'server.workers: more than 1 worker needs cache.backend.type redis (a memory store is per process) (set by OPENBID_SERVER__WORKERS)',
     ]);
   });
 

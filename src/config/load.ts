@@ -41,7 +41,8 @@ export const loadConfig = (opts: LoadConfigOptions = {}): Config => {
     throw new ConfigError([...problems, 'the configuration must be a mapping of sections']);
   }
   const rawObject = raw as Record<string, unknown>;
-  problems.push(...applyEnvOverrides(rawObject, ConfigSchema, env));
+  const fromEnv = new Map<string, string>();
+  problems.push(...applyEnvOverrides(rawObject, ConfigSchema, env, fromEnv));
 
   const converted = Value.Convert(ConfigSchema, rawObject);
   const withDefaults = defaultMapEntries(ConfigSchema as unknown as SchemaNode, Value.Default(ConfigSchema, converted));
@@ -49,12 +50,12 @@ export const loadConfig = (opts: LoadConfigOptions = {}): Config => {
     // TypeBox also reports the `additionalProperties: false` of a parent as a boolean schema error.
     .filter((e) => e.keyword !== 'boolean')
     .map((e) => describeError(e.instancePath, e.message, e.params));
-  problems.push(...new Set(schemaProblems));
+  problems.push(...[...new Set(schemaProblems)].map((p) => nameVariable(p, fromEnv)));
   if (problems.length > 0) throw new ConfigError(problems);
 
   const config = withDefaults as Config;
   const semantic = semanticProblems(config);
-  if (semantic.length > 0) throw new ConfigError(semantic);
+  if (semantic.length > 0) throw new ConfigError(semantic.map((p) => nameVariable(p, fromEnv)));
   return deepFreeze(config);
 };
 
@@ -97,6 +98,23 @@ const defaultMapEntries = (schema: SchemaNode, value: unknown): unknown => {
     }
   }
   return obj;
+};
+
+/**
+ * A problem (`path: message`) whose value came from an environment variable, with that variable
+ * named: the operator looks for `OPENBID_SERVER__PORT`, not for a `server.port` in a file that
+ * may not even set it. The variable that set the path or the nearest object holding it counts.
+ */
+const nameVariable = (problem: string, fromEnv: ReadonlyMap<string, string>): string => {
+  if (fromEnv.size === 0) return problem;
+  const path = /^([^\s:]+):/.exec(problem)?.[1];
+  if (path === undefined) return problem;
+  const segments = path.split('.');
+  for (let n = segments.length; n > 0; n--) {
+    const name = fromEnv.get(segments.slice(0, n).join('.'));
+    if (name !== undefined) return `${problem} (set by ${name})`;
+  }
+  return problem;
 };
 
 const describeError = (instancePath: string, message: string, params: unknown): string => {

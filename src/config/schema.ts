@@ -227,10 +227,13 @@ const StoredRequestsSchema = Type.Object(
   strict,
 );
 
+/** The default stored imps folder, which a default install does not have (its absence is not warned). */
+export const DEFAULT_STORED_IMPS_DIRECTORY = './stored_imps';
+
 const StoredImpsSchema = Type.Object(
   {
     /** `<directory>/<id>.json`, one file per stored imp; empty turns files off. */
-    filesystem: Type.Object({ directory: Type.String({ default: './stored_imps' }) }, strict),
+    filesystem: Type.Object({ directory: Type.String({ default: DEFAULT_STORED_IMPS_DIRECTORY }) }, strict),
   },
   strict,
 );

@@ -9,7 +9,8 @@ export interface Logger {
   info(obj: unknown, msg?: string): void;
   debug(obj: unknown, msg?: string): void;
   trace(obj: unknown, msg?: string): void;
-  child(bindings: Record<string, unknown>): Logger;
+  /** `options.level` sets the child's own level, which may be below its parent's. */
+  child(bindings: Record<string, unknown>, options?: { level?: string }): Logger;
 }
 
 /** A logger that drops everything; for unit tests of pure logic. */

@@ -1,6 +1,6 @@
 import type { CacheClient } from '../cache/cache-client.js';
 import type { CachedValue } from '../cache/cache-service.js';
-import { AppError, ErrorCode } from '../core/app-error.js';
+import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
 import { mapMaybe } from '../core/maybe-promise.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -27,6 +27,25 @@ const impressionUrls = (externalUrl: string) => {
   return (account: string, put: TrackPut): string =>
     `${eventUrl}${encodeURIComponent(put.bidId)}&a=${encodeURIComponent(account)}` +
     `&aid=${encodeURIComponent(put.auctionId)}&ts=${put.timestamp}&bidder=${encodeURIComponent(put.bidder)}&f=b`;
+};
+
+/**
+ * A cache error as `/vtrack` answers it: the cache's messages name the request they answer
+ * (`GET /cache uuid=…: Key not found`, `POST /cache element 0 exceeded max size…`), and the
+ * caller sent `GET /vtrack` or `POST /vtrack`. Other errors (and a remote cache's own words,
+ * quoted after a message of ours) are left as they are.
+ */
+const onVtrack = (err: unknown, method: 'GET' | 'POST'): unknown => {
+  const cacheRoute = `${method} /cache`;
+  if (!isAppError(err) || !err.message.startsWith(cacheRoute)) return err;
+  return new AppError(err.code, `${method} /vtrack${err.message.slice(cacheRoute.length)}`, { cause: err });
+};
+
+const rethrowOnVtrackGet = (err: unknown): never => {
+  throw onVtrack(err, 'GET');
+};
+const rethrowOnVtrackPost = (err: unknown): never => {
+  throw onVtrack(err, 'POST');
 };
 
 /**
@@ -60,11 +79,17 @@ export const createVtrackService = (opts: VtrackServiceOptions) => {
           (result.inserted > 0 ? modified : unchanged).inc();
           return { type: 'xml', value: result.vast, ttlseconds: put.ttlSeconds };
         });
-        return opts.cache.put(cachePuts);
+        let written: MaybePromise<string[]>;
+        try {
+          written = opts.cache.put(cachePuts);
+        } catch (err) {
+          throw onVtrack(err, 'POST');
+        }
+        return written instanceof Promise ? written.catch(rethrowOnVtrackPost) : written;
       });
     },
 
-    get: (uuid: string | undefined): Promise<CachedValue> => opts.cache.get(uuid),
+    get: (uuid: string | undefined): Promise<CachedValue> => opts.cache.get(uuid).catch(rethrowOnVtrackGet),
   };
 };
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -40,6 +41,29 @@ describe('openbid command line', () => {
     assert.match(run.output(), /Usage:/);
   });
 
+  it('an invalid environment value exits 1 naming the variable', async () => {
+    const run = runCli([], { OPENBID_SERVER__PORT: 'eighty' });
+    assert.equal(await run.exited, 1);
+    assert.ok(run.output().includes('server.port: must be integer (set by OPENBID_SERVER__PORT)'), run.output());
+  });
+
+  it('a port in use exits 1 naming server.port and OPENBID_SERVER__PORT', async () => {
+    const holder = createServer();
+    holder.listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const run = runCli([], { OPENBID_SERVER__HOST: '127.0.0.1', OPENBID_SERVER__PORT: String(port) });
+      assert.equal(await run.exited, 1);
+      assert.ok(
+        run.output().includes(`openbid: cannot listen: 127.0.0.1:${port} is already in use; choose another port with server.port or OPENBID_SERVER__PORT`),
+        run.output(),
+      );
+    } finally {
+      holder.close();
+    }
+  });
+
   it('an invalid config exits 1 listing every problem', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'openbid-bad-')), 'bad.yaml');
     writeFileSync(file, 'server:\n  port: nope\n  colour: blue\ncache:\n  backend:\n    type: floppy\n');
@@ -53,8 +77,8 @@ describe('openbid command line', () => {
 });
 
 describe('openbid server process', () => {
-  it('serves a cache round trip and logs the resolved config with secrets redacted', async () => {
-    const server = await startServerProcess({ cache: { backend: { redis: { url: 'redis://user:hunter2@127.0.0.1:1' } } } });
+  it('serves a cache round trip and logs the resolved config at debug with secrets redacted', async () => {
+    const server = await startServerProcess({ logging: { level: 'debug' }, cache: { backend: { redis: { url: 'redis://user:hunter2@127.0.0.1:1' } } } });
     try {
       const put = await fetch(`${server.baseUrl}/cache`, { method: 'POST', body: JSON.stringify({ puts: [{ type: 'xml', value: '<VAST/>' }] }) });
       assert.equal(put.status, 200);
@@ -70,6 +94,23 @@ describe('openbid server process', () => {
     } finally {
       server.proc.kill('SIGTERM');
       assert.equal(await server.exited, 0);
+    }
+  });
+
+  it('says where it listens in one line also at logging.level warn, and dumps the config only at debug', async () => {
+    for (const level of ['warn', 'info']) {
+      const server = await startServerProcess({ logging: { level } });
+      try {
+        // /status answers once listen() has resolved; the line follows in the same turn.
+        await waitFor('the listening line', async () => server.output().includes(' listening on '), 5_000);
+        const lines = server.output().split('\n').filter((l) => l.includes(' listening on '));
+        assert.equal(lines.length, 1, server.output());
+        assert.ok(lines[0]?.includes(`"msg":"openbid ${pkg.version} listening on ${server.baseUrl}"`), lines[0]);
+        assert.ok(!server.output().includes('configuration loaded'), `config dumped at ${level}`);
+      } finally {
+        server.proc.kill('SIGTERM');
+        assert.equal(await server.exited, 0);
+      }
     }
   });
 
@@ -131,7 +172,7 @@ describe('openbid server process', () => {
     const server = await startServerProcess({ server: { workers: 2 }, cache: { backend: { type: 'redis', redis: { url: redis.url, timeout_ms: 2000 } } } });
     try {
       const children = () => execFileSync('pgrep', ['-P', String(server.proc.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-      const listening = () => new Set(server.output().match(/"pid":\d+,"msg":"openbid listening"/g)).size;
+      const listening = () => new Set(server.output().match(/"pid":\d+,"msg":"openbid \S+ listening on /g)).size;
       // /status answers as soon as the first worker listens; wait for the second.
       await waitFor('both workers listening', async () => listening() === 2, 10_000);
       assert.equal(children().length, 2, 'expected two worker processes');

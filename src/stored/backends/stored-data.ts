@@ -12,6 +12,7 @@ import type { StoredRequestFetcher } from '../stored-request-fetcher.js';
 import { createConfigAccountFetcher } from './config-accounts.js';
 import { createFilesystemAccountFetcher, createFilesystemStoredRequestFetcher } from './filesystem.js';
 import { createHttpAccountFetcher, createHttpStoredRequestFetcher } from './http.js';
+import { reportMissingDirectories } from './missing-directories.js';
 
 /*
  * The stored data sources the configuration asks for, chained in its order behind one cache per
@@ -46,6 +47,11 @@ export interface StoredDataOptions {
   };
   readonly logger: Logger;
   readonly clock?: Clock;
+  /**
+   * `stored_imps.filesystem.directory` is its default, which a default install does not have:
+   * its absence is then logged at debug, not warned (a folder the operator named is warned).
+   */
+  readonly impsDirectoryIsDefault?: boolean;
 }
 
 export interface StoredDataSources {
@@ -86,6 +92,14 @@ export const createStoredDataSources = async (opts: StoredDataOptions): Promise<
   const accountLinks: ChainLink<AccountFetcher>[] = [];
   for (const name of sr.order) {
     if (name === 'filesystem') {
+      reportMissingDirectories(
+        [
+          { key: 'stored_requests.filesystem.directory', holds: 'stored requests', directory: sr.filesystem.directory },
+          { key: 'stored_imps.filesystem.directory', holds: 'stored imps', directory: si.filesystem.directory, absentIsNormal: opts.impsDirectoryIsDefault === true },
+          { key: 'accounts.filesystem.directory', holds: 'accounts', directory: ac.filesystem.directory },
+        ],
+        logger,
+      );
       if (sr.filesystem.directory !== '' || si.filesystem.directory !== '') {
         const files = createFilesystemStoredRequestFetcher({ requestsDir: sr.filesystem.directory, impsDir: si.filesystem.directory }, { logger, onChange });
         closers.push(() => files.close());
