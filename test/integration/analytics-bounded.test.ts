@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { request } from 'undici';
+import { readRecordLines, tempRecordsPath } from '../support/analytics.js';
 import { buildTestApp } from '../support/app.js';
 import { startMockBidder } from '../support/mock-bidder.js';
 
@@ -14,17 +13,11 @@ import { startMockBidder } from '../support/mock-bidder.js';
  */
 
 const MAX = 256;
-const tempPath = (): string => join(mkdtempSync(join(tmpdir(), 'openbid-bounded-')), 'records.jsonl');
-const readLines = (path: string): Record<string, unknown>[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 const cut = (c: string): string => `${c.repeat(MAX)}…`;
 
 describe('analytics records keep no huge string verbatim', () => {
   it('an /event with a long bid id, bidder code and auction id is written cut to 256 characters', async () => {
-    const path = tempPath();
+    const path = tempRecordsPath('openbid-bounded-');
     const app = await buildTestApp({ analytics: { file: { path, flush_interval_ms: 60_000 } } });
     try {
       const base = await app.server.listen({ host: '127.0.0.1', port: 0 });
@@ -35,13 +28,13 @@ describe('analytics records keep no huge string verbatim', () => {
     } finally {
       await app.close();
     }
-    const [line, ...rest] = readLines(path);
+    const [line, ...rest] = readRecordLines(path);
     assert.equal(rest.length, 0);
     assert.deepEqual([line?.bidId, line?.bidder, line?.auctionId, line?.account], [cut('b'), cut('c'), cut('d'), 'acc-1']);
   });
 
   it('an auction whose bidder answers a 500 KB bid id and deal id, for a 300 KB request id, is written cut', async () => {
-    const path = tempPath();
+    const path = tempRecordsPath('openbid-bounded-');
     const huge = (c: string) => c.repeat(500_000);
     const bidder = await startMockBidder({ body: { id: 'r', seatbid: [{ bid: [{ id: huge('b'), impid: 'imp-1', price: 2, adm: '<div/>', crid: 'c1', w: 300, h: 250, dealid: huge('d') }] }] } });
     const app = await buildTestApp({
@@ -68,7 +61,7 @@ describe('analytics records keep no huge string verbatim', () => {
     }
     const text = readFileSync(path, 'utf8');
     assert.ok(text.length < 4096, `the record is ${text.length} characters`);
-    const [line] = readLines(path);
+    const [line] = readRecordLines(path);
     const winners = line?.winners as { bidId: string; dealId: string }[];
     assert.deepEqual([line?.auctionId, winners[0]?.bidId, winners[0]?.dealId], [cut('r'), cut('b'), cut('d')]);
   });

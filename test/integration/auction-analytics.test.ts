@@ -1,24 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { readRecordLines, tempRecordsPath } from '../support/analytics.js';
 import { buildTestApp } from '../support/app.js';
 import { startCollector } from '../support/collector.js';
 import { startMockBidder } from '../support/mock-bidder.js';
 
-const tempPath = (): string => join(mkdtempSync(join(tmpdir(), 'openbid-auctions-')), 'records.jsonl');
-const readLines = (path: string): Record<string, unknown>[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 const bidResponse = { id: 'r', seatbid: [{ bid: [{ id: 'b1', impid: 'imp-1', price: 2, adm: '<div/>', crid: 'c1', w: 300, h: 250 }] }] };
 
 describe('auction and AMP records and metrics', () => {
   it('an AMP auction and an OpenRTB auction each reach the analytics file and the metrics by endpoint and result', async () => {
-    const path = tempPath();
+    const path = tempRecordsPath('openbid-auctions-');
     const alpha = await startMockBidder({ body: bidResponse });
     const beta = await startMockBidder({ status: 204 });
     const app = await buildTestApp({
@@ -52,7 +44,7 @@ describe('auction and AMP records and metrics', () => {
       }
 
       await app.close();
-      const records = readLines(path);
+      const records = readRecordLines(path);
       assert.deepEqual(
         records.map((r) => [r.kind, r.account, r.tagId, r.status]),
         [
@@ -73,7 +65,7 @@ describe('auction and AMP records and metrics', () => {
   });
 
   it('reportAnalytics decides per module: the auction record reaches the HTTP module and not the file module denied by an activity rule', async () => {
-    const path = tempPath();
+    const path = tempRecordsPath('openbid-auctions-');
     const collector = await startCollector();
     const alpha = await startMockBidder({ body: bidResponse });
     const app = await buildTestApp({
@@ -94,7 +86,7 @@ describe('auction and AMP records and metrics', () => {
         collector.received.flat().map((r) => (r as { auctionId?: string }).auctionId),
         ['a-9'],
       );
-      assert.deepEqual(readLines(path), []);
+      assert.deepEqual(readRecordLines(path), []);
     } finally {
       await app.close();
       await alpha.close();

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { readRecordLines, tempRecordsPath } from '../support/analytics.js';
 import { buildTestApp } from '../support/app.js';
 import type { TestApp } from '../support/app.js';
 import { startMockBidder } from '../support/mock-bidder.js';
@@ -21,11 +22,6 @@ const auctionRequest = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 const tempDir = (prefix: string): string => mkdtempSync(join(tmpdir(), prefix));
-const readLines = (path: string): Record<string, unknown>[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('auction preparation', () => {
   let alpha: MockBidder;
@@ -35,7 +31,7 @@ describe('auction preparation', () => {
   before(async () => {
     alpha = await startMockBidder({ body: { id: 'r', seatbid: [{ bid: [bid('imp-1', 1.5)] }] } });
     storedDir = tempDir('openbid-prep-stored-');
-    recordsPath = join(tempDir('openbid-prep-records-'), 'records.jsonl');
+    recordsPath = tempRecordsPath('openbid-prep-records-');
     writeFileSync(
       join(storedDir, 'keeps-false.json'),
       JSON.stringify({
@@ -113,7 +109,7 @@ describe('auction preparation', () => {
     assert.match(metrics, /openbid_auctions_total\{endpoint="amp",result="rejected"\} 1/);
 
     await app.close();
-    const refused = readLines(recordsPath).filter((r) => r.status !== 200);
+    const refused = readRecordLines(recordsPath).filter((r) => r.status !== 200);
     const byId = new Map(refused.map((r) => [`${String(r.kind)}:${String(r.auctionId)}:${String(r.tagId)}`, r]));
     const bad = byId.get('auction:bad-1:undefined');
     assert.ok(bad !== undefined, JSON.stringify(refused));

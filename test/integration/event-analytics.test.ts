@@ -1,24 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { describe, it } from 'node:test';
+import { readRecordLines, tempRecordsPath } from '../support/analytics.js';
 import { buildTestApp } from '../support/app.js';
 import { startCollector } from '../support/collector.js';
 import { waitFor } from '../support/ports.js';
 import { startServerProcess } from '../support/server-process.js';
 
-const tempPath = (): string => join(mkdtempSync(join(tmpdir(), 'openbid-events-')), 'events.jsonl');
-const readLines = (path: string): unknown[] =>
-  readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as unknown);
 
 describe('/event to analytics', () => {
   it('records each event with its fields in the file and http modules; x=0 records nothing', async () => {
-    const path = tempPath();
+    const path = tempRecordsPath('openbid-events-');
     const collector = await startCollector();
     const app = await buildTestApp(
       { analytics: { file: { path, flush_interval_ms: 60_000 }, http: { endpoint: collector.url, flush_interval_ms: 20 } } },
@@ -49,7 +41,7 @@ describe('/event to analytics', () => {
         assert.ok(metrics.includes(line), `missing ${line}`);
       }
       await app.close();
-      assert.deepEqual(readLines(path), expected, 'the file module wrote everything on close');
+      assert.deepEqual(readRecordLines(path), expected, 'the file module wrote everything on close');
     } finally {
       await app.close();
       await collector.close();
@@ -70,7 +62,7 @@ describe('/event to analytics', () => {
 
 describe('the file module under SIGTERM', () => {
   it('loses no event the server acknowledged while requests were in flight', async () => {
-    const path = tempPath();
+    const path = tempRecordsPath('openbid-events-');
     // A long flush interval: only the shutdown flush can save the records.
     const server = await startServerProcess({ analytics: { file: { path, flush_interval_ms: 600_000 } } });
     const agent = new Agent({ connections: 32, pipelining: 1 });
@@ -102,7 +94,7 @@ describe('the file module under SIGTERM', () => {
     const code = await server.exited;
     await agent.close();
     assert.equal(code, 0, server.output());
-    const written = new Set(readLines(path).map((r) => (r as { bidId: string }).bidId));
+    const written = new Set(readRecordLines(path).map((r) => (r as { bidId: string }).bidId));
     const lost = [...acknowledged].filter((b) => !written.has(b));
     assert.deepEqual(lost, [], `${lost.length} acknowledged events missing from the file`);
     assert.ok(written.size >= acknowledged.size && written.size <= sent, `${written.size} lines, ${acknowledged.size} acknowledged, ${sent} sent`);

@@ -16,13 +16,14 @@ import { buildTestApp } from '../support/app.js';
 import { tcfString, VENDOR_LIST_FILE } from '../support/consent-strings.js';
 import type { MockBidder } from '../support/mock-bidder.js';
 import { startMockBidder } from '../support/mock-bidder.js';
+import { ONE_VALID_ONE_STRAY_BID, PROTOTYPE_KEYS } from '../support/prototype-keys.js';
+import { isObject } from '../../src/core/json-object.js';
 
 const SEED = 20261124;
 const RUNS = 80;
 
 type Json = Record<string, unknown>;
 
-const PROTOTYPE_KEYS: readonly string[] = Object.getOwnPropertyNames(Object.prototype);
 const protoKey = fc.constantFrom(...PROTOTYPE_KEYS);
 /** Mostly prototype names, sometimes the configured bidder or an unknown ordinary one. */
 const code = fc.oneof({ weight: 4, arbitrary: protoKey }, { weight: 1, arbitrary: fc.constantFrom('alpha', 'beta') });
@@ -86,21 +87,6 @@ const requestOf = (p: Plan): Json => ({
   ...p.extra,
 });
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const bidAnswer = {
-  id: 'resp',
-  cur: 'USD',
-  seatbid: [
-    {
-      bid: [
-        { id: 'a1', impid: 'imp-1', price: 2, adm: '<div>a1</div>', crid: 'cr-a1', w: 300, h: 250 },
-        { id: 'a2', impid: 'no-such-imp', price: 3, adm: '<div>a2</div>', crid: 'cr-a2', w: 300, h: 250 },
-      ],
-    },
-  ],
-};
-
 describe('prototype member names wherever the auction keys request data', () => {
   let app: TestApp;
   let alpha: MockBidder;
@@ -110,7 +96,7 @@ describe('prototype member names wherever the auction keys request data', () => 
 
   before(async () => {
     storedDir = mkdtempSync(join(tmpdir(), 'openbid-proto-keys-'));
-    alpha = await startMockBidder({ body: bidAnswer });
+    alpha = await startMockBidder({ body: ONE_VALID_ONE_STRAY_BID });
     app = await buildTestApp({
       adapters: { alpha: { adapter: 'generic', endpoint: alpha.url } },
       stored_requests: { filesystem: { directory: storedDir } },

@@ -10,9 +10,7 @@ import type { TestApp } from '../support/app.js';
 import { buildTestApp } from '../support/app.js';
 import type { MockBidder } from '../support/mock-bidder.js';
 import { startMockBidder } from '../support/mock-bidder.js';
-
-/** Every name a plain object inherits: `constructor`, `toString`, `__proto__`, `__defineGetter__`... */
-export const PROTOTYPE_KEYS: readonly string[] = Object.getOwnPropertyNames(Object.prototype);
+import { ONE_VALID_ONE_STRAY_BID, PROTOTYPE_KEYS } from '../support/prototype-keys.js';
 
 type Json = Record<string, unknown>;
 
@@ -29,20 +27,6 @@ const auctionRequest = (imp: Json, prebid: Json = {}, extra: Json = {}): Json =>
   ...extra,
 });
 
-// The second bid names no imp of the request: it is dropped with a warning for the bidder, so
-// every bidder that answers has an entry in `ext.warnings` too.
-const bidAnswer = {
-  id: 'resp',
-  cur: 'USD',
-  seatbid: [
-    {
-      bid: [
-        { id: 'a1', impid: 'imp-1', price: 2, adm: '<div>a1</div>', crid: 'cr-a1', w: 300, h: 250 },
-        { id: 'a2', impid: 'no-such-imp', price: 3, adm: '<div>a2</div>', crid: 'cr-a2', w: 300, h: 250 },
-      ],
-    },
-  ],
-};
 const droppedBid = (warnings: unknown): void => assert.match((warnings as { message: string }[])[0]!.message, /bid dropped/);
 
 interface Answer {
@@ -63,7 +47,7 @@ describe('prototype member names as request keys on POST /openrtb2/auction', () 
   let base: string;
 
   before(async () => {
-    alpha = await startMockBidder({ body: bidAnswer });
+    alpha = await startMockBidder({ body: ONE_VALID_ONE_STRAY_BID });
     app = await buildTestApp({ adapters: { alpha: { adapter: 'generic', endpoint: alpha.url } } });
     base = await app.server.listen({ host: '127.0.0.1', port: 0 });
   });
