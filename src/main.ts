@@ -114,7 +114,7 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
       return `Server listening at ${url}`;
     };
     await app.server.listen({ host: config.server.host, port: config.server.port, listenTextResolver });
-    announce(config, logger, `openbid ${version()} listening on ${urls.join(', ')}`, { urls, pid: process.pid });
+    announce(config, logger, `openbid ${version()} listening on ${urls.join(', ')}`, { urls });
   } catch (err) {
     const problem = listenProblem(err, config.server);
     logger.error({ err }, `cannot listen: ${problem}`);
