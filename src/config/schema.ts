@@ -332,6 +332,8 @@ const PrivacySchema = Type.Object(
         /** Off: GDPR is never enforced. */
         enabled: Type.Boolean({ default: true }),
         channel_enabled: ChannelSwitchesSchema,
+        /** This server's own IAB GVL vendor id: `/setuid` writes the cookie only with purpose 1 consent for it; 0: none. */
+        host_vendor_id: Type.Integer({ minimum: 0, default: 0 }),
         /** Whether GDPR applies when a request does not say (regs.gdpr, GPP sections). */
         default_value: Type.Union([Type.Literal(0), Type.Literal(1)], { default: 0 }),
         /** `full` reads the vendor list; `basic` reads the consent string only. */
@@ -366,6 +368,31 @@ const PrivacySchema = Type.Object(
   strict,
 );
 
+/** The `uids` cookie this server keeps its users' synced ids in (Prebid Server's `host_cookie`). */
+const HostCookieSchema = Type.Object(
+  {
+    /** `Domain` of the cookie; empty: the host that set it only. */
+    domain: Type.String({ default: '' }),
+    /** Lifetime of the cookie (each id in it counts as live for 14 days after its sync). */
+    ttl_days: Type.Integer({ minimum: 1, maximum: 3650, default: 90 }),
+    /** The whole Set-Cookie value stays within this many bytes, the ids that expire first dropped; 0: no limit. */
+    max_cookie_size_bytes: Type.Integer({ minimum: 0, default: 0 }),
+  },
+  strict,
+);
+
+/** User ID sync (`/cookie_sync`, `/setuid`). */
+const UserSyncSchema = Type.Object(
+  {
+    /** Where bidders send users back with their id; empty: `server.external_url` + `/setuid?…`. */
+    redirect_url: Type.String({ default: '' }),
+    /** Bidder codes in groups, highest priority first: `/cookie_sync` offers them first, and a full cookie drops them last. */
+    priority_groups: Type.Array(Type.Array(Type.String()), { default: [] }),
+    coop_sync: Type.Object({ /** Sync bidders the page did not ask for, when a request does not say. */ default: Type.Boolean({ default: false }) }, strict),
+  },
+  strict,
+);
+
 export const ConfigSchema = Type.Object(
   {
     server: ServerSchema,
@@ -381,6 +408,8 @@ export const ConfigSchema = Type.Object(
     adapters: AdaptersSchema,
     metrics: MetricsSchema,
     privacy: PrivacySchema,
+    host_cookie: HostCookieSchema,
+    user_sync: UserSyncSchema,
   },
   { additionalProperties: false },
 );
@@ -396,3 +425,5 @@ export type AnalyticsConfig = Config['analytics'];
 export type AuctionConfig = Config['auction'];
 export type AdaptersConfig = Config['adapters'];
 export type PrivacyConfig = Config['privacy'];
+export type HostCookieConfig = Config['host_cookie'];
+export type UserSyncConfig = Config['user_sync'];
