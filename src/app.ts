@@ -145,6 +145,8 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     serverRates: serverRates.current,
     report: (record, allow) => analytics.logEvent(record, allow),
     privacy: privacy.enforcer,
+    // Until the syncers know every family: Prebid Server keeps AppNexus's ids under `adnxs`.
+    cookieFamilyOf: (code) => (code === 'appnexus' ? 'adnxs' : code),
     limits: {
       maxResponseBytes: config.auction.max_response_bytes,
       bidCacheMarginMs: config.auction.bid_cache_margin_ms,

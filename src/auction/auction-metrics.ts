@@ -9,6 +9,8 @@ export interface AuctionMetrics {
   auction(endpoint: 'auction' | 'amp', result: AuctionResult, seconds: number): void;
   bidder(bidder: string, outcome: BidderOutcome, bids: number, seconds: number): void;
   cacheWrite(result: 'ok' | 'error' | 'timeout', puts: number): void;
+  /** An auction's `uids` cookie: absent, sent without ids, or with some. */
+  uidsCookie(state: 'absent' | 'without-ids' | 'with-ids'): void;
 }
 
 export const createAuctionMetrics = (metrics: Metrics): AuctionMetrics => {
@@ -22,6 +24,7 @@ export const createAuctionMetrics = (metrics: Metrics): AuctionMetrics => {
   const requests = metrics.counter({ name: 'openbid_bidder_requests_total', help: 'Bidder calls by bidder and outcome (bid, no-bid, timeout, error, bad-input).', labelNames: ['bidder', 'outcome'] });
   const bids = metrics.counter({ name: 'openbid_bidder_bids_total', help: 'Valid bids received, by bidder.', labelNames: ['bidder'] });
   const bidderLatency = metrics.histogram({ name: 'openbid_bidder_duration_seconds', help: 'Time for a bidder to answer, by bidder.', labelNames: ['bidder'], buckets: LATENCY_BUCKETS_SECONDS });
+  const uidsCookies = metrics.counter({ name: 'openbid_auction_uids_cookies_total', help: "Auctions by their uids cookie: absent, without ids, with ids.", labelNames: ['state'] });
   const cacheWrites = metrics.counter({ name: 'openbid_auction_cache_puts_total', help: 'Values auctions cached, by result of their batch.', labelNames: ['result'] });
   return {
     auction: (endpoint, result, seconds) => {
@@ -34,5 +37,6 @@ export const createAuctionMetrics = (metrics: Metrics): AuctionMetrics => {
       bidderLatency.observe({ bidder }, seconds);
     },
     cacheWrite: (result, puts) => cacheWrites.inc({ result }, puts),
+    uidsCookie: (state) => uidsCookies.inc({ state }),
   };
 };

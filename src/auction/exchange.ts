@@ -25,6 +25,8 @@ import { splitByBidder } from './split.js';
 import { bidsWithTargeting, bidTargeting } from './targeting.js';
 import type { BidCacheIds, CacheLocation, TargetingOptions } from './targeting.js';
 import { buildBidResponse } from './response.js';
+import { NO_BUYER_UIDS, withBuyerUid } from './buyer-uids.js';
+import type { BuyerUids } from './buyer-uids.js';
 import type { BidderShare, SplitMessage } from './split.js';
 import type { PrivacyEnforcer } from '../privacy/enforcer.js';
 import type { AccountPrivacySettings, Channel } from '../privacy/settings.js';
@@ -42,6 +44,8 @@ export interface ExchangeOptions {
   readonly report: (record: AnalyticsRecord, allow: (module: string) => boolean) => void;
   /** Decides, per bidder, what each may receive (GDPR, US privacy, COPPA, LMT, activity controls). */
   readonly privacy: PrivacyEnforcer;
+  /** The `uids` cookie family a bidder's ids are kept under (by its adapter's code); `undefined`: none. */
+  readonly cookieFamilyOf: (baseCode: string) => string | undefined;
   readonly limits: {
     readonly maxResponseBytes: number;
     /** Kept back from the bidders' time when bids are to be cached. */
@@ -72,6 +76,8 @@ export interface AuctionInput {
   readonly tmax: number;
   readonly entryPoint: 'auction' | 'amp';
   readonly globalPrivacyControl: boolean;
+  /** The buyer ids each bidder may receive as `user.buyeruid`; none when absent. */
+  readonly buyerUids?: BuyerUids;
   /** Request-level warnings found before the auction (stored data, AMP query), under `general`. */
   readonly warnings?: readonly string[];
   readonly startedAt: number;
@@ -123,12 +129,13 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     const begun = opts.privacy.begin(request, { channel: channelOf(input), gpc: input.globalPrivacyControl, account: account.privacy, maxWaitMs: bidderDeadline - opts.clock.now() });
     const privacy = begun instanceof Promise ? await begun : begun;
     for (const message of privacy.warnings) general.push({ code: BidderErrorCode.UNKNOWN, message });
+    const buyerUids = input.buyerUids ?? NO_BUYER_UIDS;
     const blocked: SplitMessage[] = [];
     const shares: BidderShare[] = [];
     for (const share of split.shares) {
       const decision = privacy.bidder({ code: share.bidder.code, ...(share.bidder.gvlVendorId !== undefined ? { gvlVendorId: share.bidder.gvlVendorId } : {}) });
       if (!decision.allowed) blocked.push({ bidder: share.bidder.code, message: decision.reason });
-      else shares.push({ bidder: share.bidder, request: decision.scrub(share.request) });
+      else shares.push({ bidder: share.bidder, request: decision.scrub(withBuyerUid(share.request, buyerUids, share.bidder.code, opts.cookieFamilyOf(share.bidder.baseCode))) });
     }
 
     const bidderTimer = deadlineSignal(bidderDeadline - opts.clock.now());

@@ -11,7 +11,9 @@ import type { BidRequest } from '../openrtb/types.js';
 import type { Account } from '../stored/account.js';
 import { resolveStoredData } from '../stored/merge.js';
 import type { StoredRequestFetcher } from '../stored/stored-request-fetcher.js';
+import { decodeUidsCookie } from '../usersync/uids-cookie.js';
 import { createAuctionAccountView } from './auction-account.js';
+import { takeBuyerUids } from './buyer-uids.js';
 import type { AuctionMetrics } from './auction-metrics.js';
 import type { AuctionInput, AuctionOutcome, Exchange } from './exchange.js';
 
@@ -21,6 +23,8 @@ export interface CallerInfo {
   readonly userAgent?: string;
   /** `Sec-GPC: 1`. */
   readonly globalPrivacyControl: boolean;
+  /** The `uids` cookie as sent (the bidders' synced ids), when there is one. */
+  readonly uidsCookie?: string;
 }
 
 /** The limits every auction request meets before it runs (`auction.*`). */
@@ -138,8 +142,12 @@ export const createAuctionPreparation = (opts: AuctionPreparationOptions): Aucti
   const prepare = async (merged: Record<string, unknown>, call: AuctionCall, warnings: readonly string[]): Promise<AuctionInput> => {
     checkImpCount(merged);
     const problems = validateBidRequest(merged);
+    const taken = takeBuyerUids(merged as unknown as BidRequest);
+    if (taken.problem !== undefined) problems.push(taken.problem);
     if (problems.length > 0) throw bad(`Invalid request format: ${problems.join('\n')}`);
-    const valid = withCallerDevice(merged as unknown as BidRequest, call.caller);
+    const valid = withCallerDevice(taken.request, call.caller);
+    const cookie = decodeUidsCookie(call.caller.uidsCookie);
+    opts.metrics.uidsCookie(call.caller.uidsCookie === undefined ? 'absent' : cookie.uids.size > 0 ? 'with-ids' : 'without-ids');
     const account = await mapMaybe(opts.resolveAccount(accountIdOf(valid)), accountView);
     const tmax = Math.min(effectiveTmax(valid.tmax, limits.defaultTimeoutMs, limits.maxTimeoutMs), call.tmaxLimitMs ?? Infinity);
     return {
@@ -151,6 +159,7 @@ export const createAuctionPreparation = (opts: AuctionPreparationOptions): Aucti
       startedAt: call.startedAt,
       entryPoint: call.entryPoint,
       globalPrivacyControl: call.caller.globalPrivacyControl,
+      buyerUids: { explicit: taken.explicit, cookie },
       warnings,
       ...(call.tagId !== undefined ? { tagId: call.tagId } : {}),
     };

@@ -1,5 +1,6 @@
 import type { OpenRtbAuction } from '../../auction/openrtb-auction.js';
 import { acceptAnyBodyAsText } from '../raw-body.js';
+import { uidsCookieOf } from '../cookies.js';
 import type { HttpServer } from '../server.js';
 
 /**
@@ -16,6 +17,7 @@ export const auctionRoutes = (server: HttpServer, opts: { auction: OpenRtbAuctio
         ip: req.ip,
         ...(req.headers['user-agent'] !== undefined ? { userAgent: req.headers['user-agent'] } : {}),
         globalPrivacyControl: req.headers['sec-gpc'] === '1',
+        ...uidsCookieOf(req.headers.cookie),
       });
       void reply.code(200).type('application/json');
       return JSON.stringify(response);
