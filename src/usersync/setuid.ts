@@ -74,12 +74,15 @@ export const createSetuidService = (opts: SetuidOptions): SetuidService => {
   const fail = (label: string, status: number, reason: SetuidReason, message?: string): SetuidOutcome =>
     done(label, message === undefined ? { status, reason } : { status, reason, message });
 
-  const account = async (id: string): Promise<Account | string> => {
+  /** The account, or why the request is refused (400); a source that fails or times out rejects. */
+  const account = async (id: string): Promise<Account | { reason: SetuidReason; message: string }> => {
     try {
       return await opts.resolveAccount(id);
     } catch (err) {
-      if (isInvalidStoredData(err)) return MSG.accountMalformed;
-      if (isAppError(err) && err.code === ErrorCode.UNAUTHORIZED) return MSG.accountInvalid;
+      if (isInvalidStoredData(err)) return { reason: 'account_refused', message: MSG.accountMalformed };
+      if (isAppError(err) && err.code === ErrorCode.UNAUTHORIZED) return { reason: 'account_refused', message: MSG.accountInvalid };
+      // An id over stored_requests.max_id_length, refused before any source is asked.
+      if (isAppError(err) && err.code === ErrorCode.BAD_REQUEST) return { reason: 'bad_request', message: err.message };
       throw err;
     }
   };
@@ -111,7 +114,7 @@ export const createSetuidService = (opts: SetuidOptions): SetuidService => {
       const format: SetuidFormat = f === 'b' || f === 'i' ? f : (opts.defaultFormatOf?.(family) ?? 'b');
 
       const acct = await account(q('account') ?? '');
-      if (typeof acct === 'string') return fail(label, 400, 'account_refused', acct);
+      if ('reason' in acct) return fail(label, 400, acct.reason, acct.message);
 
       const sids = parseGppSids(q('gpp_sid') ?? '');
       if (sids === undefined) return fail(label, 400, 'bad_request', MSG.badGppSid);

@@ -130,6 +130,12 @@ describe('GET /setuid answers bad input as Prebid Server does', () => {
     });
   }
 
+  it('an account id over stored_requests.max_id_length: 400 naming the limit, not the id', async () => {
+    const res = await get(`/setuid?bidder=pubmatic&uid=123&account=${'a'.repeat(300)}`);
+    assert.equal(res.statusCode, 400);
+    assert.equal(res.body, 'Invalid account id: longer than the limit of 256 characters');
+  });
+
   it('a gpp that does not decode is a 400 naming it', async () => {
     const res = await get('/setuid?bidder=pubmatic&uid=123&gpp=malformed');
     assert.equal(res.statusCode, 400);
