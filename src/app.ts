@@ -51,6 +51,9 @@ import { createAccountResolver } from './stored/account.js';
 import { createStoredDataSources, migrateStoredData } from './stored/backends/stored-data.js';
 import { createVtrackService } from './vtrack/vtrack-service.js';
 import { createPrivacyFromConfig } from './privacy/backends/privacy-setup.js';
+import { setuidRoutes } from './http/routes/setuid.js';
+import { createSetuidService } from './usersync/setuid.js';
+import { createSetuidMetrics } from './usersync/setuid-metrics.js';
 
 /** Replaceable collaborators, for tests; production uses the defaults. */
 export interface AppOverrides {
@@ -178,6 +181,19 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     defaultTimeoutMs: config.auction.default_timeout_ms,
   });
 
+  // Until the syncers registry: every adapter's code is its cookie family, and AppNexus's is adnxs.
+  const knownFamilies = new Set(['adnxs', ...Object.keys(BUILTIN_ADAPTERS), ...Object.keys(config.adapters)]);
+  const hc = config.host_cookie;
+  const setuid = createSetuidService({
+    isKnownFamily: (family) => knownFamilies.has(family),
+    resolveAccount,
+    privacy: privacy.userSync,
+    cookie: { domain: hc.domain, ttlDays: hc.ttl_days, maxCookieSizeBytes: hc.max_cookie_size_bytes },
+    optOutCookie: hc.optout_cookie,
+    clock,
+    metrics: createSetuidMetrics(metrics),
+  });
+
   let shuttingDown = false;
   const http = createHttpServer({
     logger,
@@ -198,6 +214,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   vtrackRoutes(http, { vtrack, maxBodyBytes: config.cache.request_limits.max_body_bytes });
   auctionRoutes(http, { auction: openRtbAuction, maxBodyBytes: config.auction.max_request_bytes });
   ampRoutes(http, { amp });
+  setuidRoutes(http, { setuid, optOutCookie: hc.optout_cookie });
   storageRoutes(http, {
     storage,
     path: config.api['storage-path'],

@@ -377,6 +377,8 @@ const HostCookieSchema = Type.Object(
     ttl_days: Type.Integer({ minimum: 1, maximum: 3650, default: 90 }),
     /** The whole Set-Cookie value stays within this many bytes, the ids that expire first dropped; 0: no limit. */
     max_cookie_size_bytes: Type.Integer({ minimum: 0, default: 0 }),
+    /** The host's own opt-out cookie (Prebid Server's `optout_cookie`): a user carrying `name=value` is opted out of syncs and ids; empty name: none. */
+    optout_cookie: Type.Object({ name: Type.String({ default: '' }), value: Type.String({ default: '' }) }, strict),
   },
   strict,
 );
