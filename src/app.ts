@@ -171,6 +171,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
       maxTimeoutMs: config.auction.max_timeout_ms,
       maxImpsPerRequest: config.auction.max_imps_per_request,
     },
+    optOutCookie: config.host_cookie.optout_cookie,
   });
   const openRtbAuction = createOpenRtbAuction({ preparation, clock });
   const amp = createAmpService({

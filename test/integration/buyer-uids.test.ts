@@ -77,6 +77,29 @@ describe('buyer ids from the uids cookie', () => {
     assert.equal(last(beta).user?.buyeruid, undefined);
   });
 
+  it('round trip: the cookie /setuid writes is read by the next auction, and the bidder receives its id', async () => {
+    const set = await app.server.inject({ method: 'GET', url: '/setuid?bidder=alpha&uid=synced-42&f=b' });
+    assert.equal(set.statusCode, 200, set.body);
+    const setCookie = String(set.headers['set-cookie']);
+    const written = /^uids=([^;]+);/.exec(setCookie)?.[1];
+    assert.ok(written !== undefined, setCookie);
+    const res = await app.server.inject({ method: 'POST', url: '/openrtb2/auction', headers: { cookie: `uids=${written}` }, payload: request() });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(last(alpha).user?.buyeruid, 'synced-42');
+    assert.equal(last(beta).user, undefined);
+  });
+
+  it("the host's opt-out cookie withholds every id", async () => {
+    const optedOut = await buildTestApp({ adapters: { alpha: { adapter: 'generic', endpoint: alpha.url } }, host_cookie: { optout_cookie: { name: 'no-ids', value: 'yes' } } });
+    try {
+      const res = await optedOut.server.inject({ method: 'POST', url: '/openrtb2/auction', headers: { cookie: `uids=${cookie}; no-ids=yes` }, payload: { ...request(), imp: [{ id: 'imp-1', banner, ext: { prebid: { bidder: { alpha: {} } } } }] } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(last(alpha).user, undefined);
+    } finally {
+      await optedOut.close();
+    }
+  });
+
   it('counts auctions by their cookie', async () => {
     const metrics = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;
     assert.match(metrics, /openbid_auction_uids_cookies_total\{state="with-ids"\} [4-9]/);
