@@ -79,3 +79,9 @@ export const gdprPermissions = (algo: EnforceAlgo, v: VendorFacts, c: TcfConsent
     passId: legal(4),
   };
 };
+
+/**
+ * TCF purpose 1 (store and access information on a device) for one vendor: whether a user sync
+ * may run for it (Prebid Server's `allowSync`). Purpose 1 has no legitimate interest basis.
+ */
+export const purposeOneAllowed = (algo: EnforceAlgo, v: VendorFacts, c: TcfConsent): boolean => (algo === 'full' ? fullLegalBasis(1, v, c) : basicLegalBasis(1, v, c, false));

@@ -6,6 +6,10 @@ import type { PrivacyEnforcer } from '../enforcer.js';
 import type { ChannelSwitches, HostPrivacySettings } from '../settings.js';
 import type { EnforceAlgo } from '../tcf-enforcement.js';
 import { noVendorLists } from '../vendor-list.js';
+import { createGppDecoder } from '../gpp.js';
+import { createSyncPrivacyChecker } from '../sync-permissions.js';
+import type { SyncPrivacyChecker } from '../sync-permissions.js';
+import { createTcfDecoder } from '../tcf-consent.js';
 import { createVendorLists } from './vendor-lists.js';
 
 /** The configuration's `privacy` section, as `src/config/schema.ts` defines it. */
@@ -13,6 +17,7 @@ export interface PrivacyConfigSlice {
   readonly gdpr: {
     readonly enabled: boolean;
     readonly channel_enabled: ChannelSwitches;
+    readonly host_vendor_id: number;
     readonly default_value: 0 | 1;
     readonly enforce_algo: EnforceAlgo;
     readonly vendor_exceptions: readonly string[];
@@ -39,7 +44,10 @@ const MAX_VENDOR_LIST_VERSIONS = 16;
  * The privacy enforcer of the configuration, with its vendor lists (the file read and the URL
  * fetched before this resolves; neither failing stops the start). `close` stops the refresh.
  */
-export const createPrivacyFromConfig = async (cfg: PrivacyConfigSlice, deps: { clock: Clock; logger: Logger }): Promise<{ enforcer: PrivacyEnforcer; close(): Promise<void> }> => {
+export const createPrivacyFromConfig = async (
+  cfg: PrivacyConfigSlice,
+  deps: { clock: Clock; logger: Logger },
+): Promise<{ enforcer: PrivacyEnforcer; sync: SyncPrivacyChecker; close(): Promise<void> }> => {
   const vl = cfg.gdpr.vendor_list;
   const vendorLists =
     vl.url === '' && vl.archive_url === '' && vl.file === ''
@@ -66,5 +74,11 @@ export const createPrivacyFromConfig = async (cfg: PrivacyConfigSlice, deps: { c
     ipv6KeepBits: cfg.ipv6.anon_keep_bits,
     allowActivities: cfg.allowactivities,
   };
-  return { enforcer: createPrivacyEnforcer({ host, vendorLists }), close: () => vendorLists.close() };
+  // One pair of decoders (and their caches) for auctions and user syncs.
+  const decoders = { tcf: createTcfDecoder(), gpp: createGppDecoder() };
+  return {
+    enforcer: createPrivacyEnforcer({ host, vendorLists, decoders }),
+    sync: createSyncPrivacyChecker({ host, hostVendorId: cfg.gdpr.host_vendor_id, vendorLists, decoders }),
+    close: () => vendorLists.close(),
+  };
 };
