@@ -51,6 +51,10 @@ import { createAccountResolver } from './stored/account.js';
 import { createStoredDataSources, migrateStoredData } from './stored/backends/stored-data.js';
 import { createVtrackService } from './vtrack/vtrack-service.js';
 import { createPrivacyFromConfig } from './privacy/backends/privacy-setup.js';
+import { cookieSyncRoutes } from './http/routes/cookie-sync.js';
+import { createCookieSync } from './usersync/cookie-sync.js';
+import { createCookieSyncMetrics } from './usersync/cookie-sync-metrics.js';
+import { createSyncerRegistry, syncingBidders } from './usersync/syncers.js';
 
 /** Replaceable collaborators, for tests; production uses the defaults. */
 export interface AppOverrides {
@@ -135,8 +139,10 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     createPrivacyFromConfig(config.privacy, { clock, logger: logger.child({ component: 'privacy' }) }),
     createServerRatesFromConfig(config.auction.currency, { clock, metrics, logger: logger.child({ component: 'currency' }) }),
   ]);
+  const bidderRegistry = createBidderRegistry(BUILTIN_ADAPTERS, config.adapters);
+  const syncers = createSyncerRegistry(syncingBidders(BUILTIN_ADAPTERS, config.adapters), { externalUrl: config.server.external_url, redirectUrl: config.user_sync.redirect_url });
   const exchange = createExchange({
-    registry: createBidderRegistry(BUILTIN_ADAPTERS, config.adapters),
+    registry: bidderRegistry,
     http: bidderHttp,
     cache: bidCache,
     clock,
@@ -196,6 +202,23 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   vtrackRoutes(http, { vtrack, maxBodyBytes: config.cache.request_limits.max_body_bytes });
   auctionRoutes(http, { auction: openRtbAuction, maxBodyBytes: config.auction.max_request_bytes });
   ampRoutes(http, { amp });
+  cookieSyncRoutes(http, {
+    cookieSync: createCookieSync({
+      registry: syncers,
+      bidder: (code) => bidderRegistry.get(code) ?? bidderRegistry.get(code.toLowerCase()),
+      resolveAccount: (id) => resolveAccount(id),
+      privacy: privacy.sync,
+      metrics: createCookieSyncMetrics(metrics),
+      clock,
+      random: Math.random,
+      host: {
+        coopSyncDefault: config.user_sync.coop_sync.default,
+        priorityGroups: config.user_sync.priority_groups,
+        gdprDefault: config.privacy.gdpr.default_value,
+        vendorListWaitMs: config.privacy.gdpr.vendor_list.fetch_timeout_ms,
+      },
+    }),
+  });
   storageRoutes(http, {
     storage,
     path: config.api['storage-path'],
