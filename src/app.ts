@@ -54,6 +54,10 @@ import { createPrivacyFromConfig } from './privacy/backends/privacy-setup.js';
 import { setuidRoutes } from './http/routes/setuid.js';
 import { createSetuidService } from './usersync/setuid.js';
 import { createSetuidMetrics } from './usersync/setuid-metrics.js';
+import { cookieSyncRoutes } from './http/routes/cookie-sync.js';
+import { createCookieSync } from './usersync/cookie-sync.js';
+import { createCookieSyncMetrics } from './usersync/cookie-sync-metrics.js';
+import { createSyncerRegistry, syncingBidders } from './usersync/syncers.js';
 
 /** Replaceable collaborators, for tests; production uses the defaults. */
 export interface AppOverrides {
@@ -138,8 +142,10 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     createPrivacyFromConfig(config.privacy, { clock, logger: logger.child({ component: 'privacy' }) }),
     createServerRatesFromConfig(config.auction.currency, { clock, metrics, logger: logger.child({ component: 'currency' }) }),
   ]);
+  const bidderRegistry = createBidderRegistry(BUILTIN_ADAPTERS, config.adapters);
+  const syncers = createSyncerRegistry(syncingBidders(BUILTIN_ADAPTERS, config.adapters), { externalUrl: config.server.external_url, redirectUrl: config.user_sync.redirect_url });
   const exchange = createExchange({
-    registry: createBidderRegistry(BUILTIN_ADAPTERS, config.adapters),
+    registry: bidderRegistry,
     http: bidderHttp,
     cache: bidCache,
     clock,
@@ -148,8 +154,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     serverRates: serverRates.current,
     report: (record, allow) => analytics.logEvent(record, allow),
     privacy: privacy.enforcer,
-    // Until the syncers know every family: Prebid Server keeps AppNexus's ids under `adnxs`.
-    cookieFamilyOf: (code) => (code === 'appnexus' ? 'adnxs' : code),
+    cookieFamilyOf: (code) => syncers.forBidder(code)?.family,
     limits: {
       maxResponseBytes: config.auction.max_response_bytes,
       bidCacheMarginMs: config.auction.bid_cache_margin_ms,
@@ -182,11 +187,10 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     defaultTimeoutMs: config.auction.default_timeout_ms,
   });
 
-  // Until the syncers registry: every adapter's code is its cookie family, and AppNexus's is adnxs.
-  const knownFamilies = new Set(['adnxs', ...Object.keys(BUILTIN_ADAPTERS), ...Object.keys(config.adapters)]);
   const hc = config.host_cookie;
   const setuid = createSetuidService({
-    isKnownFamily: (family) => knownFamilies.has(family),
+    isKnownFamily: (family) => syncers.isKnownFamily(family),
+    defaultFormatOf: (family) => (syncers.byFamily(family)?.defaultType === 'redirect' ? 'i' : 'b'),
     resolveAccount,
     privacy: privacy.userSync,
     cookie: { domain: hc.domain, ttlDays: hc.ttl_days, maxCookieSizeBytes: hc.max_cookie_size_bytes },
@@ -216,6 +220,23 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   auctionRoutes(http, { auction: openRtbAuction, maxBodyBytes: config.auction.max_request_bytes });
   ampRoutes(http, { amp });
   setuidRoutes(http, { setuid, optOutCookie: hc.optout_cookie });
+  cookieSyncRoutes(http, {
+    cookieSync: createCookieSync({
+      registry: syncers,
+      bidder: (code) => bidderRegistry.get(code) ?? bidderRegistry.get(code.toLowerCase()),
+      resolveAccount: (id) => resolveAccount(id),
+      privacy: privacy.sync,
+      metrics: createCookieSyncMetrics(metrics),
+      clock,
+      random: Math.random,
+      host: {
+        coopSyncDefault: config.user_sync.coop_sync.default,
+        priorityGroups: config.user_sync.priority_groups,
+        gdprDefault: config.privacy.gdpr.default_value,
+        vendorListWaitMs: config.privacy.gdpr.vendor_list.fetch_timeout_ms,
+      },
+    }),
+  });
   storageRoutes(http, {
     storage,
     path: config.api['storage-path'],

@@ -10,6 +10,8 @@ import { createTcfDecoder } from '../tcf-consent.js';
 import { createUserSyncPrivacy } from '../user-sync.js';
 import type { UserSyncPrivacy } from '../user-sync.js';
 import { noVendorLists } from '../vendor-list.js';
+import { createSyncPrivacyChecker } from '../sync-permissions.js';
+import type { SyncPrivacyChecker } from '../sync-permissions.js';
 import { createVendorLists } from './vendor-lists.js';
 
 /** The configuration's `privacy` section, as `src/config/schema.ts` defines it. */
@@ -48,7 +50,7 @@ const MAX_VENDOR_LIST_VERSIONS = 16;
 export const createPrivacyFromConfig = async (
   cfg: PrivacyConfigSlice,
   deps: { clock: Clock; logger: Logger },
-): Promise<{ enforcer: PrivacyEnforcer; userSync: UserSyncPrivacy; close(): Promise<void> }> => {
+): Promise<{ enforcer: PrivacyEnforcer; userSync: UserSyncPrivacy; sync: SyncPrivacyChecker; close(): Promise<void> }> => {
   const vl = cfg.gdpr.vendor_list;
   const vendorLists =
     vl.url === '' && vl.archive_url === '' && vl.file === ''
@@ -75,7 +77,7 @@ export const createPrivacyFromConfig = async (
     ipv6KeepBits: cfg.ipv6.anon_keep_bits,
     allowActivities: cfg.allowactivities,
   };
-  // One pair of bounded decoders for auctions and /setuid: a page's consent string serves both.
+  // One pair of bounded decoders for auctions and user syncs: a page's consent string serves all.
   const decoders = { tcf: createTcfDecoder(), gpp: createGppDecoder() };
   const userSync = createUserSyncPrivacy({
     gdprEnabled: cfg.gdpr.enabled,
@@ -88,5 +90,10 @@ export const createPrivacyFromConfig = async (
     decodeGpp: decoders.gpp,
     maxWaitMs: vl.fetch_timeout_ms,
   });
-  return { enforcer: createPrivacyEnforcer({ host, vendorLists, decoders }), userSync, close: () => vendorLists.close() };
+  return {
+    enforcer: createPrivacyEnforcer({ host, vendorLists, decoders }),
+    userSync,
+    sync: createSyncPrivacyChecker({ host, hostVendorId: cfg.gdpr.host_vendor_id, vendorLists, decoders }),
+    close: () => vendorLists.close(),
+  };
 };
