@@ -227,6 +227,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
       resolveAccount: (id) => resolveAccount(id),
       privacy: privacy.sync,
       metrics: createCookieSyncMetrics(metrics),
+      optOutCookie: config.host_cookie.optout_cookie,
       clock,
       random: Math.random,
       host: {

@@ -105,3 +105,19 @@ export const compileActivityControl = (host: AllowActivitiesSetting, account: Al
     },
   };
 };
+
+/**
+ * The activity control of each account, compiled once per account settings object (the account
+ * resolver hands out the same object while the settings are unchanged, and a WeakMap lets a
+ * replaced one go); the host's own when the account sets no `allowactivities`.
+ */
+export const createActivityControls = (host: AllowActivitiesSetting): ((account: { readonly allowactivities?: AllowActivitiesSetting } | undefined) => ActivityControl) => {
+  const hostControl = compileActivityControl(host, undefined);
+  const controls = new WeakMap<object, ActivityControl>();
+  return (account) => {
+    if (account?.allowactivities === undefined) return hostControl;
+    let c = controls.get(account);
+    if (c === undefined) controls.set(account, (c = compileActivityControl(host, account.allowactivities)));
+    return c;
+  };
+};

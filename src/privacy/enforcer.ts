@@ -1,7 +1,7 @@
 import type { MaybePromise } from '../core/maybe-promise.js';
 import { ownValue } from '../core/own-keys.js';
 import type { BidRequest } from '../openrtb/types.js';
-import { compileActivityControl } from './activities.js';
+import { createActivityControls } from './activities.js';
 import type { ActivityControl, ActivityFacts, ActivityName, Component } from './activities.js';
 import { createGppDecoder } from './gpp.js';
 import { isEmptyPlan, scrubRequest } from './scrub.js';
@@ -68,15 +68,7 @@ const isAllowed = (control: ActivityControl, activity: ActivityName, component: 
 
 export const createPrivacyEnforcer = (opts: PrivacyEnforcerOptions): PrivacyEnforcer => {
   const decoders = opts.decoders ?? { tcf: createTcfDecoder(), gpp: createGppDecoder() };
-  const hostControl = compileActivityControl(opts.host.allowActivities, undefined);
-  // Compiled once per account settings object: the account resolver hands out the same object.
-  const controls = new WeakMap<AccountPrivacySettings, ActivityControl>();
-  const controlFor = (account: AccountPrivacySettings | undefined): ActivityControl => {
-    if (account?.allowactivities === undefined) return hostControl;
-    let c = controls.get(account);
-    if (c === undefined) controls.set(account, (c = compileActivityControl(opts.host.allowActivities, account.allowactivities)));
-    return c;
-  };
+  const controlFor = createActivityControls(opts.host.allowActivities);
 
   const decide = (request: BidRequest, signals: PrivacySignals, eff: EffectivePrivacy, control: ActivityControl, list: VendorList | undefined, warnings: string[]): AuctionPrivacy => {
     const facts: ActivityFacts = { gppSids: signals.gppSids, country: signals.country, region: signals.region, gpc: signals.gpc };

@@ -1,7 +1,7 @@
 import { AppError, ErrorCode } from '../core/app-error.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
-import { compileActivityControl } from './activities.js';
-import type { ActivityControl, ActivityFacts } from './activities.js';
+import { createActivityControls } from './activities.js';
+import type { ActivityFacts } from './activities.js';
 import { GppSection } from './gpp.js';
 import type { GppDecoded } from './gpp.js';
 import { effectivePrivacy } from './settings.js';
@@ -54,14 +54,7 @@ export interface SyncPrivacyChecker {
 
 /** User sync privacy as Prebid Server's `/cookie_sync` decides it (see docs/user-sync.md). */
 export const createSyncPrivacyChecker = (opts: SyncPrivacyOptions): SyncPrivacyChecker => {
-  const hostControl = compileActivityControl(opts.host.allowActivities, undefined);
-  const controls = new WeakMap<AccountPrivacySettings, ActivityControl>();
-  const controlFor = (account: AccountPrivacySettings | undefined): ActivityControl => {
-    if (account?.allowactivities === undefined) return hostControl;
-    let c = controls.get(account);
-    if (c === undefined) controls.set(account, (c = compileActivityControl(opts.host.allowActivities, account.allowactivities)));
-    return c;
-  };
+  const controlFor = createActivityControls(opts.host.allowActivities);
 
   return {
     begin(input) {

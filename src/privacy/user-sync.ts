@@ -1,6 +1,6 @@
 import type { MaybePromise } from '../core/maybe-promise.js';
-import { compileActivityControl } from './activities.js';
-import type { ActivityControl, AllowActivitiesSetting } from './activities.js';
+import { createActivityControls } from './activities.js';
+import type { AllowActivitiesSetting } from './activities.js';
 import type { GppDecoded } from './gpp.js';
 import type { AccountPrivacySettings } from './settings.js';
 import type { TcfConsent, TcfDecoded } from './tcf-consent.js';
@@ -54,15 +54,7 @@ export const hostCookieVerdict = (algo: EnforceAlgo, hostVendorId: number, conse
 };
 
 export const createUserSyncPrivacy = (opts: UserSyncPrivacyOptions): UserSyncPrivacy => {
-  const hostControl = compileActivityControl(opts.allowActivities, undefined);
-  // Compiled once per account settings object: the account resolver hands out the same object.
-  const controls = new WeakMap<AccountPrivacySettings, ActivityControl>();
-  const controlFor = (account: AccountPrivacySettings | undefined): ActivityControl => {
-    if (account?.allowactivities === undefined) return hostControl;
-    let c = controls.get(account);
-    if (c === undefined) controls.set(account, (c = compileActivityControl(opts.allowActivities, account.allowactivities)));
-    return c;
-  };
+  const controlFor = createActivityControls(opts.allowActivities);
   return {
     syncUserAllowed(bidder, gppSids, account) {
       const control = controlFor(account);

@@ -7,7 +7,9 @@ import type { BidderEvaluation } from './chooser.js';
 import type { CookieSyncMetrics } from './cookie-sync-metrics.js';
 import { gdprSignal, parseCookieSyncRequest, parseGppSid } from './cookie-sync-request.js';
 import type { SyncerRegistry } from './syncers.js';
-import { decodeUidsCookie, hasAnyLiveUid, liveUid } from './uids-cookie.js';
+import { readUidsCookie } from './request-cookie.js';
+import type { OptOutCookie } from './request-cookie.js';
+import { hasAnyLiveUid, liveUid } from './uids-cookie.js';
 
 export interface CookieSyncOptions {
   readonly registry: SyncerRegistry;
@@ -16,6 +18,8 @@ export interface CookieSyncOptions {
   readonly resolveAccount: AccountResolver;
   readonly privacy: SyncPrivacyChecker;
   readonly metrics: CookieSyncMetrics;
+  /** The host's opt-out cookie (`host_cookie.optout_cookie`): a user carrying it is opted out. */
+  readonly optOutCookie: OptOutCookie;
   readonly clock: Clock;
   /** Uniform in [0, 1): the bidders' order. */
   readonly random: () => number;
@@ -40,7 +44,8 @@ export interface CookieSyncAnswer {
 
 /** Port: `/cookie_sync`. Throws `BAD_REQUEST` (400) for bad input and `UNAUTHORIZED` (401) for an opted-out user, with Prebid Server's messages. */
 export interface CookieSync {
-  run(body: string, uidsCookie: string | undefined): Promise<CookieSyncAnswer>;
+  /** `cookieHeader`: the request's `Cookie` header, where the `uids` cookie (and the host's opt-out cookie) are. */
+  run(body: string, cookieHeader: string | undefined): Promise<CookieSyncAnswer>;
 }
 
 const ACCOUNT_INVALID = 'account must be valid if provided, please reach out to the prebid server host';
@@ -57,7 +62,7 @@ const debugOf = (evaluated: readonly BidderEvaluation[]): CookieSyncAnswer['debu
 
 /** `/cookie_sync` as Prebid Server answers it (see docs/user-sync.md). */
 export const createCookieSync = (opts: CookieSyncOptions): CookieSync => {
-  const run = async (body: string, uidsCookie: string | undefined): Promise<CookieSyncAnswer> => {
+  const run = async (body: string, cookieHeader: string | undefined): Promise<CookieSyncAnswer> => {
     const req = parseCookieSyncRequest(body);
     let account;
     try {
@@ -94,7 +99,7 @@ export const createCookieSync = (opts: CookieSyncOptions): CookieSync => {
       }
     }
 
-    const cookie = decodeUidsCookie(uidsCookie);
+    const cookie = readUidsCookie(cookieHeader, opts.optOutCookie);
     if (cookie.optOut) {
       opts.metrics.request('opt_out');
       throw new AppError(ErrorCode.UNAUTHORIZED, 'User has opted out');
@@ -140,9 +145,9 @@ export const createCookieSync = (opts: CookieSyncOptions): CookieSync => {
     return answer;
   };
   return {
-    run: async (body, uidsCookie) => {
+    run: async (body, cookieHeader) => {
       try {
-        return await run(body, uidsCookie);
+        return await run(body, cookieHeader);
       } catch (err) {
         if (isAppError(err) && err.code === ErrorCode.BAD_REQUEST && err.message !== ACCOUNT_INVALID) opts.metrics.request('bad_request');
         throw err;
