@@ -108,7 +108,7 @@ const auctionBenchSuite = async (benches: readonly AuctionBench[], opts: Compare
   const storedDir = mkdtempSync(join(tmpdir(), 'openbid-bench-stored-'));
   writeFileSync(join(storedDir, 'bench-amp.json'), ampStoredRequest());
   const openbid = await startOpenbid({
-    adapters: Object.fromEntries(BIDDERS.map((b, i) => [b, { adapter: 'generic', endpoint: bidders.urls[i], gvl_vendor_id: VENDOR_IDS[i] }])),
+    adapters: Object.fromEntries(BIDDERS.map((b, i) => [b, { adapter: 'generic', endpoint: bidders.urls[i], gvl_vendor_id: VENDOR_IDS[i], usersync: { redirect: { url: `https://${b}.example/sync?r={{.RedirectURL}}`, user_macro: '$UID' } } }])),
     stored_requests: { filesystem: { directory: storedDir } },
     privacy: { gdpr: { vendor_list: { file: VENDOR_LIST_FILE } } },
   });
