@@ -172,7 +172,7 @@ describe('openbid server process', () => {
     const server = await startServerProcess({ server: { workers: 2 }, cache: { backend: { type: 'redis', redis: { url: redis.url, timeout_ms: 2000 } } } });
     try {
       const children = () => execFileSync('pgrep', ['-P', String(server.proc.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-      const listening = () => new Set(server.output().match(/"pid":\d+,"msg":"openbid \S+ listening on /g)).size;
+      const listening = () => new Set(server.output().split('\n').filter((l) => l.includes(' listening on ')).map((l) => /"pid":(\d+)/.exec(l)?.[1])).size;
       // /status answers as soon as the first worker listens; wait for the second.
       await waitFor('both workers listening', async () => listening() === 2, 10_000);
       assert.equal(children().length, 2, 'expected two worker processes');
