@@ -8,6 +8,7 @@ import type { CompareOptions, ComparisonResult } from './lib/compare.js';
 import { referenceLoads, startFanoutServer, startOpenbid, startReferences } from './lib/servers.js';
 import type { BenchServer, References } from './lib/servers.js';
 import { allConsent, VENDOR_LIST_FILE } from '../test/support/consent-strings.js';
+import { EMPTY_UIDS_COOKIE, encodeUidsCookie, UIDS_COOKIE_NAME, withUid } from '../src/usersync/uids-cookie.js';
 import { freePort, waitFor } from '../test/support/ports.js';
 
 const BIDDERS = ['alpha', 'beta', 'gamma'];
@@ -125,11 +126,23 @@ const auctionBenchSuite = async (benches: readonly AuctionBench[], opts: Compare
   }
 };
 
+/**
+ * A returning user's `uids` cookie, as a browser sends it with every auction: twelve synced
+ * families, the three bidders' among them (each then receives its `user.buyeruid`).
+ */
+const uidsCookieHeader = (): string => {
+  let cookie = EMPTY_UIDS_COOKIE;
+  const families = [...BIDDERS, ...Array.from({ length: 12 - BIDDERS.length }, (_, i) => `family${i}`)];
+  for (const family of families) cookie = withUid(cookie, family, `${family}-${'0123456789abcdef'.repeat(2)}`, Date.now());
+  return `${UIDS_COOKIE_NAME}=${encodeUidsCookie(cookie)}`;
+};
+
 const measure = async (bench: AuctionBench, openbid: BenchServer, refs: References, opts: CompareOptions & { connections: number }): Promise<ComparisonResult> => {
   const url = `${openbid.url}${bench.path}`;
-  const first = await fetch(url, { method: bench.method, ...(bench.body !== undefined ? { body: bench.body } : {}) });
+  const headers = { cookie: uidsCookieHeader(), ...(bench.body !== undefined ? { 'content-type': 'text/plain' } : {}) };
+  const first = await fetch(url, { method: bench.method, headers, ...(bench.body !== undefined ? { body: bench.body } : {}) });
   bench.check(first.status, await first.json());
-  const common = { seconds: opts.seconds, connections: opts.connections, method: bench.method, ...(bench.body !== undefined ? { body: bench.body, headers: { 'content-type': 'text/plain' } } : {}) };
+  const common = { seconds: opts.seconds, connections: opts.connections, method: bench.method, headers, ...(bench.body !== undefined ? { body: bench.body } : {}) };
   const result = await compare(
     {
       name: bench.name,

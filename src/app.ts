@@ -51,6 +51,13 @@ import { createAccountResolver } from './stored/account.js';
 import { createStoredDataSources, migrateStoredData } from './stored/backends/stored-data.js';
 import { createVtrackService } from './vtrack/vtrack-service.js';
 import { createPrivacyFromConfig } from './privacy/backends/privacy-setup.js';
+import { setuidRoutes } from './http/routes/setuid.js';
+import { createSetuidService } from './usersync/setuid.js';
+import { createSetuidMetrics } from './usersync/setuid-metrics.js';
+import { cookieSyncRoutes } from './http/routes/cookie-sync.js';
+import { createCookieSync } from './usersync/cookie-sync.js';
+import { createCookieSyncMetrics } from './usersync/cookie-sync-metrics.js';
+import { createSyncerRegistry, syncingBidders } from './usersync/syncers.js';
 
 /** Replaceable collaborators, for tests; production uses the defaults. */
 export interface AppOverrides {
@@ -135,8 +142,10 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     createPrivacyFromConfig(config.privacy, { clock, logger: logger.child({ component: 'privacy' }) }),
     createServerRatesFromConfig(config.auction.currency, { clock, metrics, logger: logger.child({ component: 'currency' }) }),
   ]);
+  const bidderRegistry = createBidderRegistry(BUILTIN_ADAPTERS, config.adapters);
+  const syncers = createSyncerRegistry(syncingBidders(BUILTIN_ADAPTERS, config.adapters), { externalUrl: config.server.external_url, redirectUrl: config.user_sync.redirect_url });
   const exchange = createExchange({
-    registry: createBidderRegistry(BUILTIN_ADAPTERS, config.adapters),
+    registry: bidderRegistry,
     http: bidderHttp,
     cache: bidCache,
     clock,
@@ -145,8 +154,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     serverRates: serverRates.current,
     report: (record, allow) => analytics.logEvent(record, allow),
     privacy: privacy.enforcer,
-    // Until the syncers know every family: Prebid Server keeps AppNexus's ids under `adnxs`.
-    cookieFamilyOf: (code) => (code === 'appnexus' ? 'adnxs' : code),
+    cookieFamilyOf: (code) => syncers.forBidder(code)?.family,
     limits: {
       maxResponseBytes: config.auction.max_response_bytes,
       bidCacheMarginMs: config.auction.bid_cache_margin_ms,
@@ -168,6 +176,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
       maxTimeoutMs: config.auction.max_timeout_ms,
       maxImpsPerRequest: config.auction.max_imps_per_request,
     },
+    optOutCookie: config.host_cookie.optout_cookie,
   });
   const openRtbAuction = createOpenRtbAuction({ preparation, clock });
   const amp = createAmpService({
@@ -176,6 +185,18 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     ids,
     loadStoredRequest: async (tagId, accountId) => (await storedData.storedRequests.fetchRequests([tagId], [], accountId === undefined ? {} : { accountId })).requests.get(tagId),
     defaultTimeoutMs: config.auction.default_timeout_ms,
+  });
+
+  const hc = config.host_cookie;
+  const setuid = createSetuidService({
+    isKnownFamily: (family) => syncers.isKnownFamily(family),
+    defaultFormatOf: (family) => (syncers.byFamily(family)?.defaultType === 'redirect' ? 'i' : 'b'),
+    resolveAccount,
+    privacy: privacy.userSync,
+    cookie: { domain: hc.domain, ttlDays: hc.ttl_days, maxCookieSizeBytes: hc.max_cookie_size_bytes },
+    optOutCookie: hc.optout_cookie,
+    clock,
+    metrics: createSetuidMetrics(metrics),
   });
 
   let shuttingDown = false;
@@ -198,6 +219,24 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   vtrackRoutes(http, { vtrack, maxBodyBytes: config.cache.request_limits.max_body_bytes });
   auctionRoutes(http, { auction: openRtbAuction, maxBodyBytes: config.auction.max_request_bytes });
   ampRoutes(http, { amp });
+  setuidRoutes(http, { setuid, optOutCookie: hc.optout_cookie });
+  cookieSyncRoutes(http, {
+    cookieSync: createCookieSync({
+      registry: syncers,
+      bidder: (code) => bidderRegistry.get(code) ?? bidderRegistry.get(code.toLowerCase()),
+      resolveAccount: (id) => resolveAccount(id),
+      privacy: privacy.sync,
+      metrics: createCookieSyncMetrics(metrics),
+      clock,
+      random: Math.random,
+      host: {
+        coopSyncDefault: config.user_sync.coop_sync.default,
+        priorityGroups: config.user_sync.priority_groups,
+        gdprDefault: config.privacy.gdpr.default_value,
+        vendorListWaitMs: config.privacy.gdpr.vendor_list.fetch_timeout_ms,
+      },
+    }),
+  });
   storageRoutes(http, {
     storage,
     path: config.api['storage-path'],

@@ -11,7 +11,9 @@ import type { BidRequest } from '../openrtb/types.js';
 import type { Account } from '../stored/account.js';
 import { resolveStoredData } from '../stored/merge.js';
 import type { StoredRequestFetcher } from '../stored/stored-request-fetcher.js';
-import { decodeUidsCookie } from '../usersync/uids-cookie.js';
+import { cookieValue, readUidsCookie } from '../usersync/request-cookie.js';
+import type { OptOutCookie } from '../usersync/request-cookie.js';
+import { UIDS_COOKIE_NAME } from '../usersync/uids-cookie.js';
 import { createAuctionAccountView } from './auction-account.js';
 import { takeBuyerUids } from './buyer-uids.js';
 import type { AuctionMetrics } from './auction-metrics.js';
@@ -23,8 +25,8 @@ export interface CallerInfo {
   readonly userAgent?: string;
   /** `Sec-GPC: 1`. */
   readonly globalPrivacyControl: boolean;
-  /** The `uids` cookie as sent (the bidders' synced ids), when there is one. */
-  readonly uidsCookie?: string;
+  /** The request's `Cookie` header: the `uids` cookie in it holds the bidders' synced ids. */
+  readonly cookieHeader?: string;
 }
 
 /** The limits every auction request meets before it runs (`auction.*`). */
@@ -52,6 +54,8 @@ export interface AuctionPreparationOptions {
   /** The HTTP status a refusal answers (the record carries it). */
   readonly statusOf: (err: unknown) => number;
   readonly limits: AuctionRequestLimits;
+  /** The host's opt-out cookie (`host_cookie.optout_cookie`): a user carrying it has no ids. */
+  readonly optOutCookie: OptOutCookie;
 }
 
 /** One auction as an entry point hands it over. */
@@ -146,8 +150,8 @@ export const createAuctionPreparation = (opts: AuctionPreparationOptions): Aucti
     if (taken.problem !== undefined) problems.push(taken.problem);
     if (problems.length > 0) throw bad(`Invalid request format: ${problems.join('\n')}`);
     const valid = withCallerDevice(taken.request, call.caller);
-    const cookie = decodeUidsCookie(call.caller.uidsCookie);
-    opts.metrics.uidsCookie(call.caller.uidsCookie === undefined ? 'absent' : cookie.uids.size > 0 ? 'with-ids' : 'without-ids');
+    const cookie = readUidsCookie(call.caller.cookieHeader, opts.optOutCookie);
+    opts.metrics.uidsCookie(cookie.uids.size > 0 ? 'with-ids' : cookie.optOut || cookieValue(call.caller.cookieHeader, UIDS_COOKIE_NAME) !== undefined ? 'without-ids' : 'absent');
     const account = await mapMaybe(opts.resolveAccount(accountIdOf(valid)), accountView);
     const tmax = Math.min(effectiveTmax(valid.tmax, limits.defaultTimeoutMs, limits.maxTimeoutMs), call.tmaxLimitMs ?? Infinity);
     return {

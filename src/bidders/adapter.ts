@@ -92,6 +92,30 @@ export interface Adapter {
   makeBids(request: BidRequest, call: RequestData, response: ResponseData): { response?: BidderResponse; errors: BidderError[] };
 }
 
+/** One user sync endpoint of a bidder, as Prebid Server's bidder info has it (`userSync.iframe` / `.redirect`). */
+export interface SyncEndpointInfo {
+  /**
+   * The bidder's sync URL. `{{.RedirectURL}}` becomes this server's `/setuid` URL, escaped;
+   * `{{.GDPR}}`, `{{.GDPRConsent}}`, `{{.USPrivacy}}`, `{{.GPP}}`, `{{.GPPSID}}` (or `{{gdpr}}`,
+   * `{{gdpr_consent}}`, `{{us_privacy}}`, `{{gpp}}`, `{{gpp_sid}}`) the request's values.
+   */
+  readonly url: string;
+  /** The bidder's own placeholder for its user id, put in the redirect URL's `uid`; may be empty. */
+  readonly userMacro: string;
+  /** A redirect URL template replacing `user_sync.redirect_url` for this endpoint. */
+  readonly redirectUrl?: string;
+}
+
+/** How a bidder syncs its user ids (Prebid Server's `userSync` bidder info). */
+export interface UserSyncInfo {
+  /** The cookie family its ids are kept under in the `uids` cookie; the bidder code when absent. */
+  readonly key?: string;
+  readonly iframe?: SyncEndpointInfo;
+  readonly redirect?: SyncEndpointInfo;
+  /** Its sync URLs answer CORS requests (`supportCORS` in the `/cookie_sync` answer). */
+  readonly supportCors?: boolean;
+}
+
 /** Static facts of an adapter: where it calls, what it bids on, who it is in the GVL. */
 export interface AdapterInfo {
   /** The endpoint when the config names none; may hold macros the adapter fills itself. */
@@ -104,6 +128,8 @@ export interface AdapterInfo {
   readonly paramsSchema: TSchema;
   /** The adapter asks for gzip answers (the exchange sends `Accept-Encoding: gzip`). */
   readonly acceptsGzip?: boolean;
+  /** How its user ids are synced; absent: it has no sync of its own (config may give one). */
+  readonly userSync?: UserSyncInfo;
 }
 
 /** An adapter with its info, as the registry holds it. */

@@ -144,6 +144,18 @@ const AuctionSchema = Type.Object(
  * openx) needs no `adapter`; any other code must name one (`generic` with an endpoint for a plain
  * OpenRTB bidder), or the start stops.
  */
+/** One user sync endpoint of a bidder (Prebid Server's `usersync.iframe` / `usersync.redirect`). */
+const SyncEndpointSchema = Type.Object(
+  {
+    /** The bidder's sync URL, with `{{.RedirectURL}}` and the privacy macros (see docs/user-sync.md). */
+    url: Type.String({ minLength: 1 }),
+    /** The bidder's placeholder for its user id, put in the redirect URL's `uid`. */
+    user_macro: Type.String({ default: '' }),
+    /** Replaces `user_sync.redirect_url` for this endpoint. */
+    redirect_url: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
 const AdapterEntrySchema = Type.Object(
   {
     /** The built-in adapter to run; defaults to the bidder code itself. */
@@ -153,6 +165,20 @@ const AdapterEntrySchema = Type.Object(
     enabled: Type.Boolean({ default: true }),
     /** IAB GVL vendor id, for GDPR enforcement of a `generic` bidder. */
     gvl_vendor_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** The bidder's user sync: sets or replaces, field by field, the built-in adapter's (how a generic bidder gets one). */
+    usersync: Type.Optional(
+      Type.Object(
+        {
+          /** The `uids` cookie family its ids are kept under; default: the built-in's, else the bidder code. */
+          cookie_family: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+          redirect: Type.Optional(SyncEndpointSchema),
+          iframe: Type.Optional(SyncEndpointSchema),
+          /** Its sync URLs answer CORS requests (`supportCORS` in `/cookie_sync` answers). */
+          support_cors: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -377,6 +403,8 @@ const HostCookieSchema = Type.Object(
     ttl_days: Type.Integer({ minimum: 1, maximum: 3650, default: 90 }),
     /** The whole Set-Cookie value stays within this many bytes, the ids that expire first dropped; 0: no limit. */
     max_cookie_size_bytes: Type.Integer({ minimum: 0, default: 0 }),
+    /** The host's own opt-out cookie (Prebid Server's `optout_cookie`): a user carrying `name=value` is opted out of syncs and ids; empty name: none. */
+    optout_cookie: Type.Object({ name: Type.String({ default: '' }), value: Type.String({ default: '' }) }, strict),
   },
   strict,
 );

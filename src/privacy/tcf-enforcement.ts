@@ -79,3 +79,11 @@ export const gdprPermissions = (algo: EnforceAlgo, v: VendorFacts, c: TcfConsent
     passId: legal(4),
   };
 };
+
+/**
+ * Purpose 1 (store and access information on a device) for one vendor under a decoded consent:
+ * whether a user sync may run for it (Prebid Server's `allowSync`), for a bidder's vendor or the
+ * host's. Full enforcement as for any purpose; basic, purpose and vendor consent (purpose 1 has no
+ * legitimate interest basis). Pure.
+ */
+export const purposeOneAllowed = (algo: EnforceAlgo, v: VendorFacts, c: TcfConsent): boolean => (algo === 'full' ? fullLegalBasis(1, v, c) : basicLegalBasis(1, v, c, false));

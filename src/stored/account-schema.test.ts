@@ -7,6 +7,7 @@ describe('account schema', () => {
     assert.deepEqual(DEFAULT_ACCOUNT_SETTINGS, {
       events: { enabled: true },
       auction: { price_granularity: 'medium', banner_cache_ttl_seconds: 300, video_cache_ttl_seconds: 1500, debug_allow: true, targeting_prefix: '' },
+      cookie_sync: { default_limit: 0, max_limit: 0, default_coop_sync: null, priority_groups: [] },
       privacy: {},
     });
     assert.ok(Object.isFrozen(DEFAULT_ACCOUNT_SETTINGS.auction));

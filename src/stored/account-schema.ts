@@ -139,6 +139,17 @@ const settings = group({
     /** Put before every targeting key (`hb_pb` → `<prefix>_pb`); empty keeps `hb`. */
     targeting_prefix: leaf((o) => Type.String(o), ''),
   }),
+  /** `/cookie_sync` defaults of the account (Prebid Server's `cookie_sync`); 0 and `null` mean unset, as its defaults are. */
+  cookie_sync: group({
+    /** Syncs offered when the request sets no `limit`; 0: no limit. */
+    default_limit: leaf((o) => Type.Integer({ minimum: 0, ...o }), 0),
+    /** The most syncs offered whatever the request asks; 0: no limit. */
+    max_limit: leaf((o) => Type.Integer({ minimum: 0, ...o }), 0),
+    /** Cooperative sync when the request does not say; `null`: `user_sync.coop_sync.default`. Once set, the account's `priority_groups` replace the server's. */
+    default_coop_sync: leaf((o) => Type.Union([Type.Boolean(), Type.Null()], o), null),
+    /** Bidder codes in groups, highest priority first, used when `default_coop_sync` is set. */
+    priority_groups: leaf((o) => Type.Array(Type.Array(Type.String(), { maxItems: 100 }), { maxItems: 20, ...o }), []),
+  }),
   /** Overrides of the server's `privacy` settings; a key left out follows the server's. */
   privacy: leaf((o) => Type.Object(AccountPrivacyProperties, { additionalProperties: false, ...o }), {}),
 });

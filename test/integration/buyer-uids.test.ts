@@ -14,6 +14,8 @@ import type { MockBidder } from '../support/mock-bidder.js';
 // that withholds ids from a bidder withholds this one too.
 
 const NOW = Date.now();
+/** A bidder's user sync, so its ids are kept under its own cookie family. */
+const sync = (family: string) => ({ cookie_family: family, redirect: { url: `https://${family}.example/sync?r={{.RedirectURL}}`, user_macro: '$UID' } });
 const banner = { format: [{ w: 300, h: 250 }] };
 type Json = Record<string, unknown>;
 
@@ -27,7 +29,7 @@ describe('buyer ids from the uids cookie', () => {
     const storedDir = mkdtempSync(join(tmpdir(), 'openbid-buyeruids-'));
     writeFileSync(join(storedDir, 'tag.json'), JSON.stringify({ id: 'amp-1', site: { page: 'https://amp.example/' }, imp: [{ id: 'imp-1', banner, ext: { prebid: { bidder: { alpha: {}, beta: {} } } } }] }));
     app = await buildTestApp({
-      adapters: { alpha: { adapter: 'generic', endpoint: alpha.url }, beta: { adapter: 'generic', endpoint: beta.url } },
+      adapters: { alpha: { adapter: 'generic', endpoint: alpha.url, usersync: sync('alpha') }, beta: { adapter: 'generic', endpoint: beta.url, usersync: sync('beta') }, gamma: { adapter: 'generic', endpoint: beta.url } },
       stored_requests: { filesystem: { directory: storedDir } },
     });
   });
@@ -75,6 +77,36 @@ describe('buyer ids from the uids cookie', () => {
     assert.equal(coppa.statusCode, 200, coppa.body);
     assert.equal(last(alpha).user?.buyeruid, undefined);
     assert.equal(last(beta).user?.buyeruid, undefined);
+  });
+
+  it('round trip: the cookie /setuid writes is read by the next auction, and the bidder receives its id', async () => {
+    const set = await app.server.inject({ method: 'GET', url: '/setuid?bidder=alpha&uid=synced-42&f=b' });
+    assert.equal(set.statusCode, 200, set.body);
+    const setCookie = String(set.headers['set-cookie']);
+    const written = /^uids=([^;]+);/.exec(setCookie)?.[1];
+    assert.ok(written !== undefined, setCookie);
+    const res = await app.server.inject({ method: 'POST', url: '/openrtb2/auction', headers: { cookie: `uids=${written}` }, payload: request() });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(last(alpha).user?.buyeruid, 'synced-42');
+    assert.equal(last(beta).user, undefined);
+  });
+
+  it("the host's opt-out cookie withholds every id", async () => {
+    const optedOut = await buildTestApp({ adapters: { alpha: { adapter: 'generic', endpoint: alpha.url, usersync: sync('alpha') } }, host_cookie: { optout_cookie: { name: 'no-ids', value: 'yes' } } });
+    try {
+      const res = await optedOut.server.inject({ method: 'POST', url: '/openrtb2/auction', headers: { cookie: `uids=${cookie}; no-ids=yes` }, payload: { ...request(), imp: [{ id: 'imp-1', banner, ext: { prebid: { bidder: { alpha: {} } } } }] } });
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(last(alpha).user, undefined);
+    } finally {
+      await optedOut.close();
+    }
+  });
+
+  it('a bidder without user sync has no cookie family, so no id from the cookie (as in Prebid Server)', async () => {
+    const withGamma = encodeUidsCookie(withUid(EMPTY_UIDS_COOKIE, 'gamma', 'gamma-uid', NOW));
+    const res = await app.server.inject({ method: 'POST', url: '/openrtb2/auction', headers: { cookie: `uids=${withGamma}` }, payload: { ...request(), imp: [{ id: 'imp-1', banner, ext: { prebid: { bidder: { gamma: {} } } } }] } });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(last(beta).user, undefined);
   });
 
   it('counts auctions by their cookie', async () => {

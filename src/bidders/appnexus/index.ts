@@ -17,6 +17,8 @@ export const appnexusAdapter: AdapterModule = {
     paramsSchema: appnexusParamsSchema,
     // Go's HTTP client asks every bidder for gzip.
     acceptsGzip: true,
+    // Prebid Server's static/bidder-info/appnexus.yaml: ids are kept under `adnxs`.
+    userSync: { key: 'adnxs', redirect: { url: 'https://ib.adnxs.com/getuid?{{.RedirectURL}}', userMacro: '$UID' } },
   },
   adapter: {
     makeRequests,

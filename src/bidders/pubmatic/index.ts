@@ -17,6 +17,17 @@ export const pubmaticAdapter: AdapterModule = {
     paramsSchema: pubmaticParamsSchema,
     // Go's HTTP client asks every bidder for gzip; PubMatic answers it.
     acceptsGzip: true,
+    // Prebid Server's static/bidder-info/pubmatic.yaml; its iframe sync appends the id to the redirect URL itself.
+    userSync: {
+      iframe: {
+        url: 'https://ads.pubmatic.com/AdServer/js/user_sync.html?gdpr={{.GDPR}}&gdpr_consent={{.GDPRConsent}}&us_privacy={{.USPrivacy}}&predirect={{.RedirectURL}}',
+        userMacro: '',
+      },
+      redirect: {
+        url: 'https://image8.pubmatic.com/AdServer/ImgSync?p=159706&gdpr={{.GDPR}}&gdpr_consent={{.GDPRConsent}}&us_privacy={{.USPrivacy}}&pu={{.RedirectURL}}',
+        userMacro: '#PMUID',
+      },
+    },
   },
   adapter: {
     makeRequests,

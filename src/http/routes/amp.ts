@@ -1,7 +1,6 @@
 import type { AmpService } from '../../amp/amp-service.js';
 import { readAmpQuery } from '../../amp/amp-query.js';
 import { firstParam } from '../raw-body.js';
-import { uidsCookieOf } from '../cookies.js';
 import type { HttpServer } from '../server.js';
 
 /** `value` when it is a serialized origin (`scheme://host[:port]`), else undefined. */
@@ -37,7 +36,7 @@ export const ampRoutes = (server: HttpServer, opts: { amp: AmpService }): void =
       ip: req.ip,
       ...(req.headers['user-agent'] !== undefined ? { userAgent: req.headers['user-agent'] } : {}),
       globalPrivacyControl: req.headers['sec-gpc'] === '1',
-      ...uidsCookieOf(req.headers.cookie),
+      ...(req.headers.cookie !== undefined ? { cookieHeader: req.headers.cookie } : {}),
     });
     void reply.code(200).type('application/json');
     return JSON.stringify(answer);

@@ -1,6 +1,5 @@
 import type { OpenRtbAuction } from '../../auction/openrtb-auction.js';
 import { acceptAnyBodyAsText } from '../raw-body.js';
-import { uidsCookieOf } from '../cookies.js';
 import type { HttpServer } from '../server.js';
 
 /**
@@ -17,7 +16,7 @@ export const auctionRoutes = (server: HttpServer, opts: { auction: OpenRtbAuctio
         ip: req.ip,
         ...(req.headers['user-agent'] !== undefined ? { userAgent: req.headers['user-agent'] } : {}),
         globalPrivacyControl: req.headers['sec-gpc'] === '1',
-        ...uidsCookieOf(req.headers.cookie),
+        ...(req.headers.cookie !== undefined ? { cookieHeader: req.headers.cookie } : {}),
       });
       void reply.code(200).type('application/json');
       return JSON.stringify(response);

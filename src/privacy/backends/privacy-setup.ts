@@ -5,7 +5,13 @@ import { createPrivacyEnforcer } from '../enforcer.js';
 import type { PrivacyEnforcer } from '../enforcer.js';
 import type { ChannelSwitches, HostPrivacySettings } from '../settings.js';
 import type { EnforceAlgo } from '../tcf-enforcement.js';
+import { createGppDecoder } from '../gpp.js';
+import { createTcfDecoder } from '../tcf-consent.js';
+import { createUserSyncPrivacy } from '../user-sync.js';
+import type { UserSyncPrivacy } from '../user-sync.js';
 import { noVendorLists } from '../vendor-list.js';
+import { createSyncPrivacyChecker } from '../sync-permissions.js';
+import type { SyncPrivacyChecker } from '../sync-permissions.js';
 import { createVendorLists } from './vendor-lists.js';
 
 /** The configuration's `privacy` section, as `src/config/schema.ts` defines it. */
@@ -14,6 +20,7 @@ export interface PrivacyConfigSlice {
     readonly enabled: boolean;
     readonly channel_enabled: ChannelSwitches;
     readonly default_value: 0 | 1;
+    readonly host_vendor_id: number;
     readonly enforce_algo: EnforceAlgo;
     readonly vendor_exceptions: readonly string[];
     readonly vendor_list: {
@@ -37,9 +44,13 @@ const MAX_VENDOR_LIST_VERSIONS = 16;
 
 /**
  * The privacy enforcer of the configuration, with its vendor lists (the file read and the URL
- * fetched before this resolves; neither failing stops the start). `close` stops the refresh.
+ * fetched before this resolves; neither failing stops the start), and `/setuid`'s checks on the
+ * same lists. `close` stops the refresh.
  */
-export const createPrivacyFromConfig = async (cfg: PrivacyConfigSlice, deps: { clock: Clock; logger: Logger }): Promise<{ enforcer: PrivacyEnforcer; close(): Promise<void> }> => {
+export const createPrivacyFromConfig = async (
+  cfg: PrivacyConfigSlice,
+  deps: { clock: Clock; logger: Logger },
+): Promise<{ enforcer: PrivacyEnforcer; userSync: UserSyncPrivacy; sync: SyncPrivacyChecker; close(): Promise<void> }> => {
   const vl = cfg.gdpr.vendor_list;
   const vendorLists =
     vl.url === '' && vl.archive_url === '' && vl.file === ''
@@ -66,5 +77,23 @@ export const createPrivacyFromConfig = async (cfg: PrivacyConfigSlice, deps: { c
     ipv6KeepBits: cfg.ipv6.anon_keep_bits,
     allowActivities: cfg.allowactivities,
   };
-  return { enforcer: createPrivacyEnforcer({ host, vendorLists }), close: () => vendorLists.close() };
+  // One pair of bounded decoders for auctions and user syncs: a page's consent string serves all.
+  const decoders = { tcf: createTcfDecoder(), gpp: createGppDecoder() };
+  const userSync = createUserSyncPrivacy({
+    gdprEnabled: cfg.gdpr.enabled,
+    gdprDefault: cfg.gdpr.default_value,
+    enforceAlgo: cfg.gdpr.enforce_algo,
+    hostVendorId: cfg.gdpr.host_vendor_id,
+    allowActivities: cfg.allowactivities,
+    vendorLists,
+    decodeTcf: decoders.tcf,
+    decodeGpp: decoders.gpp,
+    maxWaitMs: vl.fetch_timeout_ms,
+  });
+  return {
+    enforcer: createPrivacyEnforcer({ host, vendorLists, decoders }),
+    userSync,
+    sync: createSyncPrivacyChecker({ host, hostVendorId: cfg.gdpr.host_vendor_id, vendorLists, decoders }),
+    close: () => vendorLists.close(),
+  };
 };
