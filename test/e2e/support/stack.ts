@@ -169,11 +169,11 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
 
 /**
  * A mock bidder's sync as a bidder's `userSync` is written: a redirect (image pixel) to its sync
- * endpoint, which sends the browser on to `{{redirect_url}}` (openbid's /setuid) with its uid.
+ * endpoint, which sends the browser on to `{{.RedirectURL}}` (openbid's /setuid) with its uid.
  */
 const bidderUserSync = (code: string, uid: string, syncOrigin: string) => ({
   cookie_family: code,
-  redirect: { url: `${syncOrigin}/usersync?uid=${encodeURIComponent(uid)}&redirect={{redirect_url}}`, user_macro: SYNC_UID_MACRO },
+  redirect: { url: `${syncOrigin}/usersync?uid=${encodeURIComponent(uid)}&redirect={{.RedirectURL}}`, user_macro: SYNC_UID_MACRO },
 });
 
 /**
