@@ -60,6 +60,25 @@ const universalCreative = (targeting: Record<string, string>, pubUrl: string): s
 </body></html>`;
 };
 
+/** The uid macro of the mock bidders' sync URLs (`adapters.<code>.usersync.redirect.user_macro`). */
+export const SYNC_UID_MACRO = '$UID';
+
+/**
+ * A bidder's sync endpoint (`/usersync?uid=<id>&redirect=<url>`): it knows the user (here: the
+ * `uid` its URL carries, as a real one reads it from its own cookie) and sends the browser back
+ * where the exchange asked, the uid macro filled in, URL-encoded. 400 without both, or with a
+ * `redirect` that has no macro or is not http(s): a test then fails at the pixel, not later.
+ */
+const bidderSync = (res: ServerResponse, params: URLSearchParams): void => {
+  const uid = params.get('uid') ?? '';
+  const redirect = params.get('redirect') ?? '';
+  if (uid === '' || !redirect.includes(SYNC_UID_MACRO) || !/^https?:\/\//.test(redirect)) {
+    return send(res, 400, 'text/plain', `need uid and an http(s) redirect with ${SYNC_UID_MACRO}, got uid=${uid} redirect=${redirect}`);
+  }
+  res.writeHead(302, { location: redirect.replaceAll(SYNC_UID_MACRO, encodeURIComponent(uid)), 'cache-control': 'no-store', 'content-length': '0' });
+  res.end();
+};
+
 const send = (res: ServerResponse, status: number, type: string, body: string | Buffer): void => {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)) });
   res.end(body);
@@ -68,9 +87,10 @@ const send = (res: ServerResponse, status: number, type: string, body: string | 
 /**
  * Serves `/pages/<file>` (test/e2e/pages), `/build/prebid.js` (the bundle given), `/puc/<file>`
  * (the `prebid-universal-creative` package's dist), `/adserver/amp-creative?tgt=<JSON>&pub=<url>`
- * (the creative above) and `/pixel/<name>` (an empty 200, for trackers).
+ * (the creative above), `/pixel/<name>` (an empty 200, for trackers) and `/usersync` (a
+ * bidder's sync endpoint, above). Listens on `port` when given, else on a free one.
  */
-export const startPageServer = async (prebidBundle: string): Promise<PageServer> => {
+export const startPageServer = async (prebidBundle: string, port = 0): Promise<PageServer> => {
   const requests: string[] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://page.server');
@@ -97,15 +117,16 @@ export const startPageServer = async (prebidBundle: string): Promise<PageServer>
       return send(res, 200, TYPES['.html'] ?? '', universalCreative(targeting, url.searchParams.get('pub') ?? ''));
     }
     if (url.pathname.startsWith('/pixel/')) return send(res, 200, 'text/plain', '');
+    if (url.pathname === '/usersync') return bidderSync(res, url.searchParams);
     send(res, 404, 'text/plain', 'not found');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  const listening = typeof address === 'object' && address !== null ? address.port : 0;
   return {
-    port,
-    pageOrigin: `http://localhost:${port}`,
-    adServerOrigin: `http://127.0.0.1:${port}`,
+    port: listening,
+    pageOrigin: `http://localhost:${listening}`,
+    adServerOrigin: `http://127.0.0.1:${listening}`,
     requests,
     close: async () => {
       server.closeAllConnections();

@@ -9,7 +9,7 @@ import { startServerProcess } from '../../support/server-process.js';
 import type { Browser } from './browser.js';
 import { launchBrowser } from './browser.js';
 import type { PageServer } from './page-server.js';
-import { startPageServer } from './page-server.js';
+import { startPageServer, SYNC_UID_MACRO } from './page-server.js';
 import { buildPrebidBundle } from './prebid-bundle.js';
 import { makeTestCertificate, startTlsProxy } from './tls-proxy.js';
 
@@ -18,6 +18,14 @@ export interface StackOptions {
   readonly bidders: Record<string, MockBidderSpec>;
   /** Stored requests (AMP `tag_id` → OpenRTB request) openbid reads from its folder. */
   readonly storedRequests?: Record<string, unknown>;
+  /**
+   * Bidder code → the user id its sync endpoint hands out. Each bidder named gets a redirect
+   * sync in openbid's config (`adapters.<code>.usersync`, cookie family = its code) pointing at
+   * the page server's `/usersync` on `bidderSyncOrigin`, and `server.external_url` becomes
+   * `openbidSite`, since /setuid's URL is built from it and the `uids` cookie must be set where
+   * the browser's auctions go.
+   */
+  readonly userSync?: Record<string, string>;
 }
 
 /** Everything a case needs, on 127.0.0.1: openbid, its TLS front, bidders, pages and a browser. */
@@ -26,6 +34,15 @@ export interface Stack {
   readonly openbid: string;
   /** The same openbid behind TLS: `https://127.0.0.1:<port>`, where creatives read the cache. */
   readonly openbidTls: string;
+  /**
+   * The TLS front under its own name, `https://openbid.test:<port>` (browser only: Chromium maps
+   * `*.test` to 127.0.0.1), a site of its own where the `uids` cookie lives.
+   */
+  readonly openbidSite: string;
+  /** The page server behind TLS as a host's CDN, `https://cdn.test:<port>` (serves `/puc/load-cookie.html`). */
+  readonly cdnOrigin: string;
+  /** The page server behind TLS as the bidders' sync host, `https://bidder.test:<port>` (serves `/usersync`). */
+  readonly bidderSyncOrigin: string;
   readonly account: string;
   readonly pages: PageServer;
   readonly browser: Browser;
@@ -64,8 +81,15 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     }
 
     const port = await freePort();
-    const tls = await startTlsProxy(port, makeTestCertificate());
+    const certificate = makeTestCertificate();
+    const tls = await startTlsProxy(port, certificate);
     closers.push(() => tls.close());
+    // The page server's port is chosen now: openbid's sync URLs name its TLS front.
+    const pagesPort = await freePort();
+    const pagesTls = await startTlsProxy(pagesPort, certificate);
+    closers.push(() => pagesTls.close());
+    const openbidSite = tls.originAs('openbid.test');
+    const bidderSyncOrigin = pagesTls.originAs('bidder.test');
 
     const storedDir = join(work, 'stored_requests');
     mkdirSync(storedDir);
@@ -82,9 +106,14 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     const starts = [
       started(
         startServerProcess({
-          server: { host: '127.0.0.1', port, external_url: openbid, shutdown_timeout_ms: 2_000 },
+          server: { host: '127.0.0.1', port, external_url: options.userSync === undefined ? openbid : openbidSite, shutdown_timeout_ms: 2_000 },
           logging: { level: 'warn' },
-          adapters: Object.fromEntries(Object.entries(bidders).map(([code, b]) => [code, { adapter: 'generic', endpoint: b.url }])),
+          adapters: Object.fromEntries(
+            Object.entries(bidders).map(([code, b]) => {
+              const uid = options.userSync?.[code];
+              return [code, { adapter: 'generic', endpoint: b.url, ...(uid === undefined ? {} : { usersync: bidderUserSync(code, uid, bidderSyncOrigin) }) }];
+            }),
+          ),
           stored_requests: { filesystem: { directory: storedDir } },
           stored_imps: { filesystem: { directory: '' } },
           auction: { cache: { public_url: `${tls.origin}/cache` } },
@@ -92,7 +121,10 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
         }),
         stopProcess,
       ),
-      started(buildPrebidBundle().then(startPageServer), (p) => p.close()),
+      started(
+        buildPrebidBundle().then((bundle) => startPageServer(bundle, pagesPort)),
+        (p) => p.close(),
+      ),
       started(launchBrowser(), (b) => b.close()),
     ] as const;
     await Promise.allSettled(starts);
@@ -111,6 +143,9 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     return {
       openbid,
       openbidTls: tls.origin,
+      openbidSite,
+      cdnOrigin: pagesTls.originAs('cdn.test'),
+      bidderSyncOrigin,
       account: ACCOUNT,
       pages,
       browser,
@@ -131,6 +166,15 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
     throw err;
   }
 };
+
+/**
+ * A mock bidder's sync as a bidder's `userSync` is written: a redirect (image pixel) to its sync
+ * endpoint, which sends the browser on to `{{.RedirectURL}}` (openbid's /setuid) with its uid.
+ */
+const bidderUserSync = (code: string, uid: string, syncOrigin: string) => ({
+  cookie_family: code,
+  redirect: { url: `${syncOrigin}/usersync?uid=${encodeURIComponent(uid)}&redirect={{.RedirectURL}}`, user_macro: SYNC_UID_MACRO },
+});
 
 /**
  * One auction of each kind the cases make, before the browser's: a process that just started

@@ -7,13 +7,17 @@ import { join } from 'node:path';
 import { createServer } from 'node:tls';
 import type { TLSSocket } from 'node:tls';
 
+/** The `.test` names the suite's servers are reached under in the browser. */
+export const TEST_HOSTS = ['openbid.test', 'cdn.test', 'bidder.test'] as const;
+
 export interface TestCertificate {
   readonly key: Buffer;
   readonly cert: Buffer;
 }
 
 /**
- * A throw-away self-signed certificate for 127.0.0.1 and localhost, made now with `openssl req`
+ * A throw-away self-signed certificate for 127.0.0.1, localhost and the `.test` names the
+ * browser maps to 127.0.0.1 (`HOST_RESOLVER_RULES`), made now with `openssl req`
  * (nothing is kept: the files are removed once read). The browser is told to accept it (`ignoreHTTPSErrors`).
  */
 export const makeTestCertificate = (): TestCertificate => {
@@ -23,7 +27,7 @@ export const makeTestCertificate = (): TestCertificate => {
   try {
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyFile, '-out', certFile],
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', `subjectAltName=IP:127.0.0.1,DNS:localhost,${TEST_HOSTS.map((h) => `DNS:${h}`).join(',')}`, '-keyout', keyFile, '-out', certFile],
       { stdio: 'pipe', timeout: 30_000 },
     );
     return { key: readFileSync(keyFile), cert: readFileSync(certFile) };
@@ -37,6 +41,8 @@ export interface TlsProxy {
   readonly port: number;
   /** `https://127.0.0.1:<port>` */
   readonly origin: string;
+  /** `https://<host>:<port>`: the same front under a `.test` name, in the browser only. */
+  originAs(host: (typeof TEST_HOSTS)[number]): string;
   close(): Promise<void>;
 }
 
@@ -68,6 +74,7 @@ export const startTlsProxy = async (upstreamPort: number, certificate: TestCerti
   return {
     port,
     origin: `https://127.0.0.1:${port}`,
+    originAs: (host) => `https://${host}:${port}`,
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
