@@ -52,6 +52,9 @@ import { createStoredDataSources, migrateStoredData } from './stored/backends/st
 import { createVtrackService } from './vtrack/vtrack-service.js';
 import { createPrivacyFromConfig } from './privacy/backends/privacy-setup.js';
 import { setuidRoutes } from './http/routes/setuid.js';
+import { optOutRoutes } from './http/routes/optout.js';
+import { createOptOut } from './usersync/optout.js';
+import type { OptOut } from './usersync/optout.js';
 import { createSetuidService } from './usersync/setuid.js';
 import { createSetuidMetrics } from './usersync/setuid-metrics.js';
 import { cookieSyncRoutes } from './http/routes/cookie-sync.js';
@@ -220,6 +223,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   auctionRoutes(http, { auction: openRtbAuction, maxBodyBytes: config.auction.max_request_bytes });
   ampRoutes(http, { amp });
   setuidRoutes(http, { setuid, optOutCookie: hc.optout_cookie });
+  optOutRoutes(http, { optOut: await createOptOutFromConfig(config, clock) });
   cookieSyncRoutes(http, {
     cookieSync: createCookieSync({
       registry: syncers,
@@ -390,4 +394,23 @@ const createAnalyticsModules = async (config: Config, logger: Logger, metrics: M
   }
   if (log.enabled) modules.push(createLogModule({ logger: logger.child({ component: 'analytics' }), counters: recordCounters(metrics, 'log') }));
   return modules;
+};
+
+/** `/optout`: the cookie settings, the host's pages, and a reCAPTCHA check when a secret is configured (its client loaded only then). */
+const createOptOutFromConfig = async (config: Config, clock: Clock): Promise<OptOut> => {
+  const hc = config.host_cookie;
+  const captcha = config.user_sync.recaptcha;
+  const verifyCaptcha =
+    captcha.secret === ''
+      ? undefined
+      : (await import('./usersync/backends/recaptcha.js')).createRecaptchaVerifier({ secret: captcha.secret, verifyUrl: captcha.verify_url, timeoutMs: captcha.timeout_ms });
+  return createOptOut({
+    cookie: { domain: hc.domain, ttlDays: hc.ttl_days, maxCookieSizeBytes: hc.max_cookie_size_bytes },
+    optOutCookie: hc.optout_cookie,
+    clock,
+    optOutUrl: hc.opt_out_url,
+    optInUrl: hc.opt_in_url,
+    ownOrigin: new URL(config.server.external_url).origin,
+    ...(verifyCaptcha !== undefined ? { verifyCaptcha } : {}),
+  });
 };

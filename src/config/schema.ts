@@ -405,6 +405,9 @@ const HostCookieSchema = Type.Object(
     max_cookie_size_bytes: Type.Integer({ minimum: 0, default: 0 }),
     /** The host's own opt-out cookie (Prebid Server's `optout_cookie`): a user carrying `name=value` is opted out of syncs and ids; empty name: none. */
     optout_cookie: Type.Object({ name: Type.String({ default: '' }), value: Type.String({ default: '' }) }, strict),
+    /** Where `/optout` sends the user after opting out / back in; empty: a short text answer. */
+    opt_out_url: Type.String({ default: '' }),
+    opt_in_url: Type.String({ default: '' }),
   },
   strict,
 );
@@ -417,6 +420,15 @@ const UserSyncSchema = Type.Object(
     /** Bidder codes in groups, highest priority first: `/cookie_sync` offers them first, and a full cookie drops them last. */
     priority_groups: Type.Array(Type.Array(Type.String()), { default: [] }),
     coop_sync: Type.Object({ /** Sync bidders the page did not ask for, when a request does not say. */ default: Type.Boolean({ default: false }) }, strict),
+    /** A reCAPTCHA `/optout` requires, as Prebid Server does; an empty secret: none (opting back in then only from this server's own pages). */
+    recaptcha: Type.Object(
+      {
+        secret: Type.String({ default: '' }),
+        verify_url: Type.String({ default: 'https://www.google.com/recaptcha/api/siteverify', pattern: '^https?://.+$' }),
+        timeout_ms: Type.Integer({ minimum: 1, default: 2000 }),
+      },
+      strict,
+    ),
   },
   strict,
 );
