@@ -192,7 +192,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
 
   const hc = config.host_cookie;
   const setuid = createSetuidService({
-    isKnownFamily: (family) => syncers.isKnownFamily(family),
+    familyOf: (name) => (syncers.isKnownFamily(name) ? name : syncers.forBidder(name)?.family),
     defaultFormatOf: (family) => (syncers.byFamily(family)?.defaultType === 'redirect' ? 'i' : 'b'),
     resolveAccount,
     privacy: privacy.userSync,

@@ -19,7 +19,7 @@ const allowAll: UserSyncPrivacy = {
 const service = (o: Partial<SetuidOptions> = {}) => {
   const recorded: [string, SetuidReason][] = [];
   const s = createSetuidService({
-    isKnownFamily: (f) => ['pubmatic', 'audienceNetwork', 'adnxs'].includes(f),
+    familyOf: (f) => (['pubmatic', 'audienceNetwork', 'adnxs'].includes(f) ? f : undefined),
     resolveAccount: (id) => ({ id }) as unknown as Account,
     privacy: allowAll,
     cookie: { domain: '', ttlDays: 90, maxCookieSizeBytes: 0 },
@@ -104,7 +104,7 @@ describe('setuid service', () => {
   });
 
   it('a family named like an Object member is an ordinary family', async () => {
-    const { run } = service({ isKnownFamily: (f) => f === '__proto__' || f === 'constructor' });
+    const { run } = service({ familyOf: (f) => (f === '__proto__' || f === 'constructor' ? f : undefined) });
     assert.deepEqual(uidsOf((await run('bidder=__proto__&uid=1', cookie({ constructor: 'c' }))).setCookie), JSON.parse('{"__proto__":"1","constructor":"c"}'));
   });
 });

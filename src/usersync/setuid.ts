@@ -28,8 +28,11 @@ export interface SetuidOutcome {
 }
 
 export interface SetuidOptions {
-  /** Whether `family` is a cookie family this server syncs (a bidder with user sync info). */
-  readonly isKnownFamily: (family: string) => boolean;
+  /**
+   * The cookie family `bidder` names: a family this server syncs (what its own redirect URLs
+   * carry), or a bidder code with user sync info (what Prebid Server's carry); `undefined`: neither.
+   */
+  readonly familyOf: (bidder: string) => string | undefined;
   /** The body when the request has no `f`: the family's default sync type (iframe `b`, else redirect `i`); `b` when not given. */
   readonly defaultFormatOf?: (family: string) => SetuidFormat;
   readonly resolveAccount: AccountResolver;
@@ -63,9 +66,8 @@ const isAudienceNetworkUnknown = (family: string, uid: string): boolean => famil
 export const createSetuidService = (opts: SetuidOptions): SetuidService => {
   // Bidder codes are matched case-insensitively by Prebid Server; families here are lower case but for a few.
   const familyOf = (bidder: string): string | undefined => {
-    if (opts.isKnownFamily(bidder)) return bidder;
     const lower = bidder.toLowerCase();
-    return lower !== bidder && opts.isKnownFamily(lower) ? lower : undefined;
+    return opts.familyOf(bidder) ?? (lower !== bidder ? opts.familyOf(lower) : undefined);
   };
   const done = (label: string, outcome: SetuidOutcome): SetuidOutcome => {
     opts.metrics.result(label, outcome.reason);

@@ -112,6 +112,15 @@ const openRtb = fc.record(
   { requiredKeys: ['site', 'imp'] },
 );
 
+/** A `uids` cookie: base64url of hostile JSON, or hostile bytes. */
+const withUidsCookie = fc
+  .tuple(headers, fc.oneof(hostileValue.map((v) => Buffer.from(JSON.stringify({ tempUIDs: { adnxs: { uid: v, expires: v } }, optout: v }) ?? 'null').toString('base64url')), headerValue.map((b) => b.toString('latin1'))))
+  .map(([h, uids]) => [...h, ['cookie', Buffer.from(`uids=${uids}`, 'latin1')] as const]);
+const cookieSync = fc.record(
+  { bidders: fc.oneof(fc.constant(['appnexus', 'alpha']), hostileValue), gdpr: hostileValue, gdpr_consent: hostileValue, us_privacy: hostileValue, gpp: hostileValue, gpp_sid: hostileValue, limit: hostileValue, coopSync: hostileValue, filterSettings: hostileValue, account: hostileValue, debug: hostileValue },
+  { requiredKeys: [] },
+);
+
 interface Endpoint {
   readonly name: string;
   readonly request: fc.Arbitrary<RawRequest>;
@@ -124,7 +133,11 @@ const endpoints: readonly Endpoint[] = [
   { name: 'GET /event', request: fc.record({ method: fc.constant('GET' as const), target: queryString(['t', 'b', 'a', 'bidder', 'f', 'ts', 'x', 'int', 'aid']).map((q) => `/event?t=win&b=b&a=acc&bidder=x&${q}`), headers }) },
   { name: 'POST /storage', request: fc.record({ method: fc.constant('POST' as const), target: fc.constant('/storage'), headers: headers.map((h) => [...h, ['x-svc-api-key', Buffer.from('fuzz-key')] as const]), body: body(fc.record({ key: hostileValue, value: hostileValue, type: fc.oneof(fc.constantFrom('json', 'xml', 'text'), hostileValue), application: fc.oneof(fc.constant('fuzzapp'), hostileValue), ttlseconds: hostileValue }, { requiredKeys: [] })) }) },
   { name: 'GET /storage', request: fc.record({ method: fc.constant('GET' as const), target: queryString(['application', 'key', 'a', 'k']).map((q) => `/storage?${q}`), headers: headers.map((h) => [...h, ['x-svc-api-key', Buffer.from('fuzz-key')] as const]) }) },
-  { name: 'POST /openrtb2/auction', request: fc.record({ method: fc.constant('POST' as const), target: fc.constant('/openrtb2/auction'), headers, body: body(openRtb) }) },
+  { name: 'POST /openrtb2/auction', request: fc.record({ method: fc.constant('POST' as const), target: fc.constant('/openrtb2/auction'), headers: withUidsCookie, body: body(openRtb) }) },
+  { name: 'POST /cookie_sync', request: fc.record({ method: fc.constant('POST' as const), target: fc.constant('/cookie_sync'), headers: withUidsCookie, body: body(cookieSync) }) },
+  { name: 'GET /setuid', request: fc.record({ method: fc.constant('GET' as const), target: queryString(['bidder', 'uid', 'gdpr', 'gdpr_consent', 'gpp', 'gpp_sid', 'f', 'account']).map((q) => `/setuid?bidder=appnexus&${q}`), headers: withUidsCookie }) },
+  { name: 'GET /getuids', request: fc.record({ method: fc.constant('GET' as const), target: fc.constant('/getuids'), headers: withUidsCookie }) },
+  { name: 'POST /optout', request: fc.record({ method: fc.constant('POST' as const), target: queryString(['optout', 'g-recaptcha-response']).map((q) => `/optout?${q}`), headers: withUidsCookie, body: body(hostileValue) }) },
   {
     name: 'GET /openrtb2/amp',
     request: fc.record({

@@ -84,8 +84,9 @@ describe('GET /setuid writes and deletes ids', () => {
     assert.deepEqual(syncs(await get('/setuid?bidder=PUBMATIC&uid=123')), { pubmatic: '123' });
   });
 
-  it('writes under the family the bidder names (adnxs)', async () => {
+  it('writes under the family the bidder names (adnxs), or the family of a bidder code (appnexus, as Prebid Server redirects)', async () => {
     assert.deepEqual(syncs(await get('/setuid?bidder=adnxs&uid=123')), { adnxs: '123' });
+    assert.deepEqual(syncs(await get('/setuid?bidder=appnexus&uid=456')), { adnxs: '456' });
   });
 
   it('adds to the ids already synced', async () => {
