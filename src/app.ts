@@ -10,6 +10,8 @@ import { createServerRatesFromConfig } from './auction/backends/server-rates-set
 import { createExchange } from './auction/exchange.js';
 import { createOpenRtbAuction } from './auction/openrtb-auction.js';
 import { BUILTIN_ADAPTERS } from './bidders/builtin.js';
+import { createBidderDiscovery } from './bidders/discovery.js';
+import { bidderInfoRoutes } from './http/routes/bidder-info.js';
 import { createBidderRegistry } from './bidders/registry.js';
 import { createInProcessBidCache, createInProcessCacheClient } from './cache/backends/in-process-cache-client.js';
 import type { BidCacheClient, CacheClient } from './cache/cache-client.js';
@@ -218,6 +220,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   vtrackRoutes(http, { vtrack, maxBodyBytes: config.cache.request_limits.max_body_bytes });
   auctionRoutes(http, { auction: openRtbAuction, maxBodyBytes: config.auction.max_request_bytes });
   ampRoutes(http, { amp });
+  bidderInfoRoutes(http, { discovery: createBidderDiscovery(BUILTIN_ADAPTERS, config.adapters) });
   setuidRoutes(http, { setuid, optOutCookie: hc.optout_cookie });
   optOutRoutes(http, { optOut: await createOptOutFromConfig(config, clock) });
   cookieSyncRoutes(http, {
