@@ -9,11 +9,9 @@ import { createUndiciBidderHttp } from './auction/backends/undici-bidder-http.js
 import { createServerRatesFromConfig } from './auction/backends/server-rates-setup.js';
 import { createExchange } from './auction/exchange.js';
 import { createOpenRtbAuction } from './auction/openrtb-auction.js';
-import type { AdapterModule } from './bidders/adapter.js';
-import { appnexusAdapter } from './bidders/appnexus/index.js';
-import { genericAdapter } from './bidders/generic/index.js';
-import { openxAdapter } from './bidders/openx/index.js';
-import { pubmaticAdapter } from './bidders/pubmatic/index.js';
+import { BUILTIN_ADAPTERS } from './bidders/builtin.js';
+import { createBidderDiscovery } from './bidders/discovery.js';
+import { bidderInfoRoutes } from './http/routes/bidder-info.js';
 import { createBidderRegistry } from './bidders/registry.js';
 import { createInProcessBidCache, createInProcessCacheClient } from './cache/backends/in-process-cache-client.js';
 import type { BidCacheClient, CacheClient } from './cache/cache-client.js';
@@ -222,6 +220,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   vtrackRoutes(http, { vtrack, maxBodyBytes: config.cache.request_limits.max_body_bytes });
   auctionRoutes(http, { auction: openRtbAuction, maxBodyBytes: config.auction.max_request_bytes });
   ampRoutes(http, { amp });
+  bidderInfoRoutes(http, { discovery: createBidderDiscovery(BUILTIN_ADAPTERS, config.adapters) });
   setuidRoutes(http, { setuid, optOutCookie: hc.optout_cookie });
   optOutRoutes(http, { optOut: await createOptOutFromConfig(config, clock) });
   cookieSyncRoutes(http, {
@@ -354,9 +353,6 @@ const auctionCacheLimits = (config: Config): InternalCacheLimits => ({
   maxSizeBytes: config.auction.cache.max_value_bytes,
   maxTtlSeconds: config.cache.request_limits.max_ttl_seconds,
 });
-
-/** The adapters this build ships, by the name `adapters.<code>.adapter` uses. */
-const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = { generic: genericAdapter, pubmatic: pubmaticAdapter, openx: openxAdapter, appnexus: appnexusAdapter };
 
 /** The analytics modules the configuration enables: file (a path), http (an endpoint), log. */
 const createAnalyticsModules = async (config: Config, logger: Logger, metrics: Metrics): Promise<AnalyticsModule[]> => {

@@ -130,7 +130,36 @@ export interface AdapterInfo {
   readonly acceptsGzip?: boolean;
   /** How its user ids are synced; absent: it has no sync of its own (config may give one). */
   readonly userSync?: UserSyncInfo;
+  /** Who to write to about the adapter (Prebid Server's `maintainer.email`); `/info/bidders/<name>` shows it. */
+  readonly maintainer?: { readonly email: string };
+  /**
+   * Media types it bids on per channel (Prebid Server's `capabilities`); a channel that is absent
+   * is not supported. When absent, `mediaTypes` gives site and app and there is no DOOH.
+   */
+  readonly capabilities?: ChannelCapabilities;
+  /** The OpenRTB version it takes (Prebid Server's `openrtb.version`); absent means 2.5. */
+  readonly openrtbVersion?: '2.5' | '2.6';
+  /** The request body's compression (Prebid Server's `endpointCompression`); absent means none. */
+  readonly endpointCompression?: 'gzip' | 'none';
+  /** Shipped off (Prebid Server's `disabled`): a bidder runs only once `adapters.<code>` configures it. */
+  readonly disabled?: boolean;
+  /** For a built-in alias (Prebid Server's `aliasOf`): the bidder whose adapter it runs, e.g. `adf` for `adform`. */
+  readonly aliasOf?: string;
 }
+
+/** Media types per channel, as Prebid Server's bidder info `capabilities` lists them. */
+export interface ChannelCapabilities {
+  readonly site?: readonly MediaType[];
+  readonly app?: readonly MediaType[];
+  readonly dooh?: readonly MediaType[];
+}
+
+/** The media types per channel of an adapter: its `capabilities`, else site and app from `mediaTypes` (an empty list is no support). */
+export const capabilitiesOf = (info: AdapterInfo): ChannelCapabilities => {
+  if (info.capabilities !== undefined) return info.capabilities;
+  const { site, app } = info.mediaTypes;
+  return { ...(app.length > 0 ? { app } : {}), ...(site.length > 0 ? { site } : {}) };
+};
 
 /** An adapter with its info, as the registry holds it. */
 export interface AdapterModule {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { appnexusAdapter } from './appnexus/index.js';
 import { genericAdapter } from './generic/index.js';
 import { createBidderRegistry } from './registry.js';
 
@@ -12,5 +13,15 @@ describe('createBidderRegistry', () => {
         adapter,
       );
     }
+  });
+
+  it('a built-in shipped disabled is a disabled bidder until adapters.<code> configures it', () => {
+    const shippedOff = { ...appnexusAdapter, info: { ...appnexusAdapter.info, disabled: true } };
+    const off = createBidderRegistry({ appnexus: shippedOff }, {});
+    assert.equal(off.get('appnexus'), undefined);
+    assert.equal(off.isDisabled('appnexus'), true);
+    const on = createBidderRegistry({ appnexus: shippedOff }, { appnexus: { endpoint: '', enabled: true } });
+    assert.equal(on.get('appnexus')?.code, 'appnexus');
+    assert.equal(on.isDisabled('appnexus'), false);
   });
 });

@@ -58,6 +58,11 @@ export const createBidderRegistry = (builtins: Readonly<Record<string, AdapterMo
   for (const [code, module] of Object.entries(builtins)) {
     // `generic` is a kind of bidder, not a bidder: it has no endpoint of its own.
     if (code === 'generic' || Object.hasOwn(settings, code)) continue;
+    // Shipped off (Prebid Server's `disabled: true`): named in a request, it is a disabled bidder.
+    if (module.info.disabled === true) {
+      disabled.add(code);
+      continue;
+    }
     bidders.set(code, make(code, module, undefined));
   }
   for (const [code, setting] of Object.entries(settings)) {

@@ -14,6 +14,9 @@ export const appnexusAdapter: AdapterModule = {
     endpoint: 'http://ib.adnxs.com/openrtb2',
     mediaTypes: { site: ['banner', 'video', 'native'], app: ['banner', 'video', 'native'] },
     gvlVendorId: 32,
+    // Prebid Server's static/bidder-info/appnexus.yaml.
+    maintainer: { email: 'prebid@microsoft.com' },
+    capabilities: { app: ['banner', 'video', 'native'], site: ['banner', 'video', 'native'] },
     paramsSchema: appnexusParamsSchema,
     // Go's HTTP client asks every bidder for gzip.
     acceptsGzip: true,

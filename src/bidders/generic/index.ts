@@ -11,6 +11,9 @@ export const genericAdapter: AdapterModule = {
   info: {
     endpoint: '',
     mediaTypes: { site: ['banner', 'video', 'audio', 'native'], app: ['banner', 'video', 'audio', 'native'] },
+    // Prebid Server has no generic bidder: it sends what openbid builds, OpenRTB 2.6, on any channel.
+    capabilities: { app: ['banner', 'video', 'audio', 'native'], site: ['banner', 'video', 'audio', 'native'], dooh: ['banner', 'video', 'audio', 'native'] },
+    openrtbVersion: '2.6',
     // Any JSON object: what a generic bidder needs is its own business.
     paramsSchema: Type.Object({}, { additionalProperties: true }),
   },

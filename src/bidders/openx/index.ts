@@ -15,6 +15,11 @@ export const openxAdapter: AdapterModule = {
     endpoint: 'http://rtb.openx.net/prebid',
     mediaTypes: { site: ['banner', 'video', 'native'], app: ['banner', 'video', 'native'] },
     gvlVendorId: 69,
+    // Prebid Server's static/bidder-info/openx.yaml.
+    maintainer: { email: 'prebid@openx.com' },
+    capabilities: { app: ['banner', 'video', 'native'], site: ['banner', 'video', 'native'] },
+    openrtbVersion: '2.6',
+    endpointCompression: 'gzip',
     paramsSchema: openxParamsSchema,
     // Go's HTTP client asks every bidder for gzip.
     acceptsGzip: true,

@@ -14,6 +14,11 @@ export const pubmaticAdapter: AdapterModule = {
     endpoint: 'https://hbopenbid.pubmatic.com/translator?source=prebid-server',
     mediaTypes: { site: ['banner', 'video', 'native'], app: ['banner', 'video', 'native'] },
     gvlVendorId: 76,
+    // Prebid Server's static/bidder-info/pubmatic.yaml.
+    maintainer: { email: 'header-bidding@pubmatic.com' },
+    capabilities: { app: ['banner', 'video', 'native'], site: ['banner', 'video', 'native'] },
+    openrtbVersion: '2.6',
+    endpointCompression: 'gzip',
     paramsSchema: pubmaticParamsSchema,
     // Go's HTTP client asks every bidder for gzip; PubMatic answers it.
     acceptsGzip: true,
