@@ -1,8 +1,12 @@
 import type { AdapterModule } from './adapter.js';
+import { adfAdapter } from './adf/index.js';
 import { appnexusAdapter } from './appnexus/index.js';
 import { genericAdapter } from './generic/index.js';
+import { medianetAdapter } from './medianet/index.js';
 import { openxAdapter } from './openx/index.js';
 import { pubmaticAdapter } from './pubmatic/index.js';
+import { sovrnAdapter } from './sovrn/index.js';
+import { tripleliftAdapter } from './triplelift/index.js';
 
 /**
  * The adapters this build ships, by the name `adapters.<code>.adapter` uses (Prebid Server's
@@ -11,8 +15,13 @@ import { pubmaticAdapter } from './pubmatic/index.js';
  * A null-prototype record, so `constructor` or `__proto__` is never an adapter.
  */
 export const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = Object.assign(Object.create(null) as Record<string, AdapterModule>, {
+  adf: adfAdapter,
+  adform: { ...adfAdapter, info: { ...adfAdapter.info, aliasOf: 'adf' } },
   appnexus: appnexusAdapter,
   generic: genericAdapter,
+  medianet: medianetAdapter,
   openx: openxAdapter,
   pubmatic: pubmaticAdapter,
+  sovrn: sovrnAdapter,
+  triplelift: tripleliftAdapter,
 });
