@@ -13,6 +13,8 @@ export const genericAdapter: AdapterModule = {
     mediaTypes: { site: ['banner', 'video', 'audio', 'native'], app: ['banner', 'video', 'audio', 'native'] },
     // Any JSON object: what a generic bidder needs is its own business.
     paramsSchema: Type.Object({}, { additionalProperties: true }),
+    // It is sent the request as openbid holds it, which is OpenRTB 2.6 (its `x-openrtb-version` says so).
+    openrtbVersion: '2.6',
   },
   adapter: {
     makeRequests: (request, context) => ({
