@@ -72,3 +72,76 @@ describe('request bodies gzipped when the bidder info asks', () => {
     assert.equal(calls.alpha?.[0]?.requestheaders['content-encoding'], undefined);
   });
 });
+
+// OpenRTB 2.6 → 2.5 down-conversion per bidder, after privacy and before the adapter: generic
+// declares 2.6 and receives the request as it came; appnexus (no `openrtb.version` in Prebid
+// Server's yaml) and a request's own alias of generic receive the 2.5 `ext` forms.
+describe('OpenRTB 2.5 bidders receive the 2.6 fields in their 2.5 places', () => {
+  let appnexus: MockBidder;
+  let alpha: MockBidder;
+  let app: TestApp;
+  before(async () => {
+    appnexus = await startMockBidder({ status: 204 });
+    alpha = await startMockBidder({ status: 204 });
+    app = await buildTestApp({ adapters: { appnexus: { endpoint: appnexus.url }, alpha: { adapter: 'generic', endpoint: alpha.url } } });
+  });
+  after(async () => {
+    await app.close();
+    await Promise.all([appnexus.close(), alpha.close()]);
+  });
+
+  const schain = { complete: 1, ver: '1.0', nodes: [{ asi: 'ssp.example', sid: '7', hp: 1 }] };
+  const eids = [{ source: 'id.example', uids: [{ id: 'e-1' }] }];
+  const body = (bidders: Json, over: Json = {}): Json => ({
+    id: 'a-1',
+    site: { page: 'https://p.example/' },
+    regs: { gdpr: 0, us_privacy: '1NNN', gpp: 'DBAA', gpp_sid: [-1] },
+    user: { consent: 'CONSENT', eids, ext: { keep: 1 } },
+    source: { tid: 't-1', schain },
+    imp: [{ id: 'imp-1', rwdd: 1, banner, ext: { prebid: { bidder: bidders } } }],
+    ...over,
+  });
+  const post = (payload: Json) => app.server.inject({ method: 'POST', url: '/openrtb2/auction', payload });
+  const last = (b: MockBidder): Json => JSON.parse(b.received.at(-1)!.body) as Json;
+
+  it('generic (2.6) receives regs.gdpr, user.eids, source.schain, imp.rwdd where they came', async () => {
+    const res = await post(body({ alpha: {} }));
+    assert.equal(res.statusCode, 200, res.body);
+    const got = last(alpha) as { regs: Json; user: Json; source: Json; imp: Json[] };
+    assert.deepEqual(got.regs, { gdpr: 0, us_privacy: '1NNN', gpp: 'DBAA', gpp_sid: [-1] });
+    assert.deepEqual(got.user, { consent: 'CONSENT', eids, ext: { keep: 1 } });
+    assert.deepEqual(got.source, { tid: 't-1', schain });
+    assert.equal(got.imp[0]?.rwdd, 1);
+  });
+
+  it('a request alias of generic is sent 2.5, as Prebid Server finds no bidder info under its name', async () => {
+    const res = await post(body({ mine: {} }, { ext: { prebid: { aliases: { mine: 'alpha' } } } }));
+    assert.equal(res.statusCode, 200, res.body);
+    const got = last(alpha) as { regs: Json; user: Json; source: Json; imp: { rwdd?: number; ext: { prebid: Json } }[] };
+    assert.deepEqual(got.regs, { gpp: 'DBAA', gpp_sid: [-1], ext: { gdpr: 0, us_privacy: '1NNN' } });
+    assert.deepEqual(got.user, { ext: { keep: 1, consent: 'CONSENT', eids } });
+    assert.deepEqual(got.source, { tid: 't-1', ext: { schain } });
+    assert.equal(got.imp[0]?.rwdd, undefined);
+    assert.equal(got.imp[0]?.ext.prebid.is_rewarded_inventory, 1);
+  });
+
+  it('appnexus (2.5) receives them in ext, through its adapter', async () => {
+    const res = await post(body({ appnexus: { placementId: 12345 } }));
+    assert.equal(res.statusCode, 200, res.body);
+    const got = last(appnexus) as { regs: Json; user: Json; source?: Json; ext: Json; imp: Json[] };
+    assert.deepEqual(got.regs, { gpp: 'DBAA', gpp_sid: [-1], ext: { gdpr: 0, us_privacy: '1NNN' } });
+    assert.deepEqual(got.user, { ext: { keep: 1, consent: 'CONSENT', eids } });
+    // AppNexus's adapter moves the 2.5 schain (source.ext.schain) to ext.schain, as Prebid Server's.
+    assert.deepEqual(got.ext.schain, schain);
+    assert.equal(got.imp[0]?.rwdd, undefined);
+  });
+
+  it('a 2.5 bidder whose regs.ext is not an object is not called, and the answer says why', async () => {
+    const before = appnexus.received.length;
+    const res = await post(body({ appnexus: { placementId: 12345 }, alpha: {} }, { regs: { gdpr: 0, ext: 'broken' } }));
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(appnexus.received.length, before);
+    assert.match(res.body, /appnexus not called: regs\.ext must be a JSON object/);
+    assert.deepEqual((last(alpha) as { regs: Json }).regs, { gdpr: 0, ext: 'broken' });
+  });
+});
