@@ -97,14 +97,16 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
   let timedOut = false;
   let answered = false;
   const timeLeft = opts.deadline - opts.clock.now() > 0 && !opts.signal.aborted;
+  const gzipBody = bidder.module.info.endpointCompression === 'gzip';
   await Promise.all(
     calls.map(async (call) => {
-      const result = !timeLeft ? ({ ok: false, failure: { kind: 'timeout' } } as const) : await opts.http.call(call, { signal: opts.signal, maxResponseBytes: opts.maxResponseBytes, acceptGzip: bidder.module.info.acceptsGzip === true });
+      const result = !timeLeft ? ({ ok: false, failure: { kind: 'timeout' } } as const) : await opts.http.call(call, { signal: opts.signal, maxResponseBytes: opts.maxResponseBytes, acceptGzip: bidder.module.info.acceptsGzip === true, gzipBody });
       if (opts.debug) {
         httpCalls.push({
           uri: call.uri,
+          // As Prebid Server: the body as the adapter wrote it, the headers as sent.
           ...(call.body !== undefined ? { requestbody: call.body } : {}),
-          requestheaders: call.headers,
+          requestheaders: gzipBody && call.body !== undefined ? withGzipEncoding(call.headers) : call.headers,
           ...(result.ok ? { responsebody: result.response.body, status: result.response.status } : {}),
         });
       }
@@ -161,6 +163,12 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
   const outcome: BidderOutcome = bids.length > 0 ? 'bid' : timedOut ? 'timeout' : errors.length > 0 && !answered ? 'error' : 'no-bid';
   return done(outcome, bids);
 };
+
+/** The headers of a call whose body went out gzip-compressed, as the HTTP client sent them. */
+const withGzipEncoding = (headers: Readonly<Record<string, string>>): Record<string, string> => ({
+  ...Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-encoding')),
+  'content-encoding': 'gzip',
+});
 
 /** The bid priced in the auction's currency and adjusted, or why it cannot be. */
 const priceIn = (b: CurrencyBid, opts: BidderCallOptions, code: string): AuctionBid | string => {

@@ -14,9 +14,11 @@ export type BidderCallResult = { readonly ok: true; readonly response: ResponseD
  * Contract: `call` never rejects: every outcome is a {@link BidderCallResult}. It gives up when
  * `signal` aborts (reporting a timeout) and refuses an answer whose body, decompressed, exceeds
  * `maxResponseBytes` without reading more of it. Any status is an answer (`ok: true`); the exchange
- * judges it. Safe for concurrent calls; connections are pooled and kept alive per host.
+ * judges it. With `gzipBody`, a request body is sent gzip-compressed with `Content-Encoding: gzip`
+ * (replacing any such header of the adapter's); a call without a body is sent as it is. Safe for
+ * concurrent calls; connections are pooled and kept alive per host.
  */
 export interface BidderHttpClient {
-  call(request: RequestData, opts: { readonly signal: AbortSignal; readonly maxResponseBytes: number; readonly acceptGzip: boolean }): Promise<BidderCallResult>;
+  call(request: RequestData, opts: { readonly signal: AbortSignal; readonly maxResponseBytes: number; readonly acceptGzip: boolean; readonly gzipBody?: boolean }): Promise<BidderCallResult>;
   close(): Promise<void>;
 }

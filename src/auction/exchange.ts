@@ -1,13 +1,14 @@
 import type { AnalyticsRecord, AuctionBidderRecord } from '../analytics/analytics-module.js';
 import { BidderErrorCode } from '../bidders/adapter.js';
 import type { BidderError } from '../bidders/adapter.js';
-import type { BidderRegistry } from '../bidders/registry.js';
+import type { Bidder, BidderRegistry } from '../bidders/registry.js';
 import type { BidCacheClient } from '../cache/cache-client.js';
 import { isAppError } from '../core/app-error.js';
 import { ownValue } from '../core/own-keys.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/logger.js';
 import type { BidRequest, BidResponse, Imp, PriceGranularitySetting } from '../openrtb/types.js';
+import { convertDownTo25 } from '../openrtb/convert-down.js';
 import type { AuctionBid } from './auction-bid.js';
 import type { AuctionMetrics } from './auction-metrics.js';
 import { bidCachingOf, cacheBids } from './bid-cache.js';
@@ -135,7 +136,12 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     for (const share of split.shares) {
       const decision = privacy.bidder({ code: share.bidder.code, ...(share.bidder.gvlVendorId !== undefined ? { gvlVendorId: share.bidder.gvlVendorId } : {}) });
       if (!decision.allowed) blocked.push({ bidder: share.bidder.code, message: decision.reason });
-      else shares.push({ bidder: share.bidder, request: decision.scrub(withBuyerUid(share.request, buyerUids, share.bidder.code, opts.cookieFamilyOf(share.bidder.baseCode))) });
+      else {
+        const scrubbed = decision.scrub(withBuyerUid(share.request, buyerUids, share.bidder.code, opts.cookieFamilyOf(share.bidder.baseCode)));
+        const sent = readsOpenRtb26(share.bidder) ? { ok: true as const, request: scrubbed } : convertDownTo25(scrubbed);
+        if (sent.ok) shares.push({ bidder: share.bidder, request: sent.request });
+        else general.push({ code: BidderErrorCode.BAD_INPUT, message: `${share.bidder.code} not called: ${sent.error}` });
+      }
     }
 
     const bidderTimer = deadlineSignal(bidderDeadline - opts.clock.now());
@@ -240,6 +246,13 @@ const adjustmentOf = (factors: Readonly<Record<string, number>> | undefined, cod
   const f: unknown = ownValue(factors, code);
   return typeof f === 'number' ? f : 1;
 };
+
+/**
+ * The bidder is sent OpenRTB 2.6 as is. Prebid Server looks the version up by the code the request
+ * names, in its static bidder info: a request's own alias (`ext.prebid.aliases`) is not there, so
+ * it is sent 2.5 whatever its adapter reads.
+ */
+const readsOpenRtb26 = (bidder: Bidder): boolean => bidder.module.info.openrtbVersion === '2.6' && bidder.code === bidder.baseCode;
 
 /** The channel of Prebid Server's per-channel privacy switches. */
 const channelOf = (input: AuctionInput): Channel =>

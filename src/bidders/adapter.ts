@@ -128,6 +128,17 @@ export interface AdapterInfo {
   readonly paramsSchema: TSchema;
   /** The adapter asks for gzip answers (the exchange sends `Accept-Encoding: gzip`). */
   readonly acceptsGzip?: boolean;
+  /**
+   * `gzip`: the exchange sends request bodies gzip-compressed with `Content-Encoding: gzip`
+   * (Prebid Server's `endpointCompression`); absent: as the adapter wrote them.
+   */
+  readonly endpointCompression?: 'gzip';
+  /**
+   * The OpenRTB version the bidder reads (Prebid Server's `openrtb.version`). Absent or `2.5`: the
+   * exchange moves the 2.6 fields Prebid Server moves back into their 2.5 `ext` places before the
+   * adapter sees the request (`src/openrtb/convert-down.ts`).
+   */
+  readonly openrtbVersion?: '2.5' | '2.6';
   /** How its user ids are synced; absent: it has no sync of its own (config may give one). */
   readonly userSync?: UserSyncInfo;
   /** Who to write to about the adapter (Prebid Server's `maintainer.email`); `/info/bidders/<name>` shows it. */

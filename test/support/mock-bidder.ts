@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 
 /** How a mock bidder answers every request it gets. */
 export interface MockBidderSpec {
@@ -21,7 +21,10 @@ export interface ReceivedRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: IncomingMessage['headers'];
+  /** The body as text: decompressed when it came with `Content-Encoding: gzip`. */
   readonly body: string;
+  /** The body's bytes as they came on the wire. */
+  readonly raw: Buffer;
 }
 
 /** A real HTTP bidder on 127.0.0.1 that answers per its spec and remembers what it received. */
@@ -33,6 +36,16 @@ export interface MockBidder {
   close(): Promise<void>;
 }
 
+/** The body as text; a body that claims gzip but is not is kept as sent (the test's assertions then fail). */
+const textOf = (raw: Buffer, gzipped: boolean): string => {
+  if (!gzipped) return raw.toString('utf8');
+  try {
+    return gunzipSync(raw).toString('utf8');
+  } catch {
+    return raw.toString('utf8');
+  }
+};
+
 export const startMockBidder = async (initial: MockBidderSpec = {}): Promise<MockBidder> => {
   let spec = initial;
   const received: ReceivedRequest[] = [];
@@ -41,7 +54,9 @@ export const startMockBidder = async (initial: MockBidderSpec = {}): Promise<Moc
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const raw = Buffer.concat(chunks);
+      const gzipped = String(req.headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: textOf(raw, gzipped), raw });
       const current = spec;
       if (current.hang === true) {
         hanging.add(res);

@@ -1,5 +1,5 @@
 import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { gunzip, gzip as gzipCallback } from 'node:zlib';
 import { Agent, request } from 'undici';
 import type { BidderCallResult, BidderHttpClient } from '../bidder-http.js';
 
@@ -11,6 +11,7 @@ export interface UndiciBidderHttpOptions {
 class TooLarge extends Error {}
 
 const gunzipAsync = promisify(gunzip);
+const gzipAsync = promisify(gzipCallback);
 
 /**
  * Bidder calls over undici: one dispatcher for every bidder (keep-alive, a connection limit per
@@ -40,16 +41,23 @@ export const createUndiciBidderHttp = (opts: UndiciBidderHttpOptions): BidderHtt
   };
 
   return {
-    async call(req, { signal, maxResponseBytes, acceptGzip }): Promise<BidderCallResult> {
+    async call(req, { signal, maxResponseBytes, acceptGzip, gzipBody }): Promise<BidderCallResult> {
       try {
         const headers: Record<string, string> = { ...req.headers };
         if (acceptGzip) headers['accept-encoding'] = 'gzip';
+        let payload: string | Buffer | undefined = req.body;
+        if (gzipBody === true && payload !== undefined) {
+          // Compressed off the event loop (zlib's thread pool): bodies of many imps are large.
+          payload = await gzipAsync(payload);
+          for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-encoding') delete headers[name];
+          headers['content-encoding'] = 'gzip';
+        }
         const res = await request(req.uri, {
           method: req.method,
           dispatcher: agent,
           headers,
           signal,
-          ...(req.body !== undefined ? { body: req.body } : {}),
+          ...(payload !== undefined ? { body: payload } : {}),
         });
         // The deadline may abort a body that is already given up (too large): nothing to report then.
         res.body.on('error', () => undefined);

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
 import { buildTestApp } from '../../../test/support/app.js';
 import type { BidRequest } from '../../openrtb/types.js';
@@ -213,7 +214,9 @@ const startOpenxStandIn = async (): Promise<{ url: string; calls: { headers: Inc
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as BidRequest;
+      // Its bidder info asks for gzip request bodies, as Prebid Server's yaml does.
+      const raw = Buffer.concat(chunks);
+      const body = JSON.parse((req.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8')) as BidRequest;
       calls.push({ headers: req.headers, body });
       const bids = body.imp.map((imp) => ({
         id: `ox-${imp.id}`,
@@ -264,6 +267,7 @@ describe('openx through the auction endpoint', () => {
       for (const c of openx.calls) {
         assert.equal(c.headers['content-type'], 'application/json;charset=utf-8');
         assert.equal(c.headers.accept, 'application/json');
+        assert.equal(c.headers['content-encoding'], 'gzip');
       }
 
       const answer = JSON.parse(res.body) as { seatbid?: { seat: string; bid: { id: string; ext: { prebid: { type: string; meta?: unknown } } }[] }[] };
