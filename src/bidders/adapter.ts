@@ -148,10 +148,6 @@ export interface AdapterInfo {
    * is not supported. When absent, `mediaTypes` gives site and app and there is no DOOH.
    */
   readonly capabilities?: ChannelCapabilities;
-  /** The OpenRTB version it takes (Prebid Server's `openrtb.version`); absent means 2.5. */
-  readonly openrtbVersion?: '2.5' | '2.6';
-  /** The request body's compression (Prebid Server's `endpointCompression`); absent means none. */
-  readonly endpointCompression?: 'gzip' | 'none';
   /** Shipped off (Prebid Server's `disabled`): a bidder runs only once `adapters.<code>` configures it. */
   readonly disabled?: boolean;
   /** For a built-in alias (Prebid Server's `aliasOf`): the bidder whose adapter it runs, e.g. `adf` for `adform`. */

@@ -23,6 +23,8 @@ export const adfAdapter: AdapterModule = {
     mediaTypes: { site: ['banner', 'native', 'video'], app: ['banner', 'native', 'video'] },
     gvlVendorId: 50,
     paramsSchema: adfParamsSchema,
+    // Prebid Server's static/bidder-info/adf.yaml (OpenRTB 2.5, no compression).
+    maintainer: { email: 'scope.sspp@adform.com' },
     // Go's HTTP client asks every bidder for gzip.
     acceptsGzip: true,
     // Prebid Server's static/bidder-info/adf.yaml.

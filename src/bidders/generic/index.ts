@@ -16,8 +16,6 @@ export const genericAdapter: AdapterModule = {
     openrtbVersion: '2.6',
     // Any JSON object: what a generic bidder needs is its own business.
     paramsSchema: Type.Object({}, { additionalProperties: true }),
-    // It is sent the request as openbid holds it, which is OpenRTB 2.6 (its `x-openrtb-version` says so).
-    openrtbVersion: '2.6',
   },
   adapter: {
     makeRequests: (request, context) => ({

@@ -20,8 +20,11 @@ export const createMedianetAdapter = (extraInfo: string): AdapterModule => ({
     mediaTypes: { site: ['banner', 'video', 'native'], app: ['banner', 'video', 'native'] },
     gvlVendorId: 142,
     paramsSchema: medianetParamsSchema,
-    // Go's HTTP client asks every bidder for gzip. Prebid Server also gzips the request body
-    // (`endpointCompression: gzip`) and declares OpenRTB 2.6 (no down-conversion).
+    // Prebid Server's static/bidder-info/medianet.yaml.
+    maintainer: { email: 'prebid-support@media.net' },
+    endpointCompression: 'gzip',
+    openrtbVersion: '2.6',
+    // Go's HTTP client asks every bidder for gzip.
     acceptsGzip: true,
     // Prebid Server's static/bidder-info/medianet.yaml.
     userSync: {

@@ -23,9 +23,6 @@ export const openxAdapter: AdapterModule = {
     paramsSchema: openxParamsSchema,
     // Go's HTTP client asks every bidder for gzip.
     acceptsGzip: true,
-    // Prebid Server's static/bidder-info/openx.yaml: `endpointCompression: gzip`, `openrtb.version: 2.6`.
-    endpointCompression: 'gzip',
-    openrtbVersion: '2.6',
     // Prebid Server's static/bidder-info/openx.yaml.
     userSync: {
       iframe: {

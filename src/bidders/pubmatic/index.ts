@@ -22,9 +22,6 @@ export const pubmaticAdapter: AdapterModule = {
     paramsSchema: pubmaticParamsSchema,
     // Go's HTTP client asks every bidder for gzip; PubMatic answers it.
     acceptsGzip: true,
-    // Prebid Server's static/bidder-info/pubmatic.yaml: `endpointCompression: gzip`, `openrtb.version: 2.6`.
-    endpointCompression: 'gzip',
-    openrtbVersion: '2.6',
     // Prebid Server's static/bidder-info/pubmatic.yaml; its iframe sync appends the id to the redirect URL itself.
     userSync: {
       iframe: {

@@ -15,6 +15,9 @@ export const sovrnAdapter: AdapterModule = {
     mediaTypes: { site: ['banner', 'video'], app: ['banner', 'video'] },
     gvlVendorId: 13,
     paramsSchema: sovrnParamsSchema,
+    // Prebid Server's static/bidder-info/sovrn.yaml (OpenRTB 2.5).
+    maintainer: { email: 'sovrnoss@sovrn.com' },
+    endpointCompression: 'gzip',
     // Go's HTTP client asks every bidder for gzip.
     acceptsGzip: true,
     // Prebid Server's static/bidder-info/sovrn.yaml.

@@ -15,6 +15,10 @@ export const tripleliftAdapter: AdapterModule = {
     mediaTypes: { site: ['banner', 'video'], app: ['banner', 'video'] },
     gvlVendorId: 28,
     paramsSchema: tripleliftParamsSchema,
+    // Prebid Server's static/bidder-info/triplelift.yaml.
+    maintainer: { email: 'prebid@triplelift.com' },
+    endpointCompression: 'gzip',
+    openrtbVersion: '2.6',
     // Go's HTTP client asks every bidder for gzip.
     acceptsGzip: true,
     // Prebid Server's static/bidder-info/triplelift.yaml (TripleLift allowlists the redirect domain per host).
