@@ -116,6 +116,9 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
           ),
           stored_requests: { filesystem: { directory: storedDir } },
           stored_imps: { filesystem: { directory: '' } },
+          // The mock bidders first when a page leaves the choice to openbid (cooperative sync with a
+          // limit, as load-cookie.html asks): a host puts its own partners in a priority group too.
+          ...(options.userSync === undefined ? {} : { user_sync: { priority_groups: [Object.keys(options.userSync)] } }),
           auction: { cache: { public_url: `${tls.origin}/cache` } },
           analytics: { file: { path: analyticsFile, flush_interval_ms: 50 } },
         }),
