@@ -53,5 +53,9 @@ export const waitForSyncedUids = async (stack: Stack, families: string[], explai
   ).catch((err: Error) => {
     throw new Error(`${err.message}; cookie now: ${JSON.stringify(found)}${explain()}`);
   });
+  // The cookie is set as /setuid's head arrives; the browser reports the answer a moment later, so
+  // the case's checks of the answers wait (bounded) for them too.
+  const answered = (family: string) => stack.browser.responses().some((a) => a.url.startsWith(`${stack.openbidSite}/setuid?bidder=${family}&`) && a.status !== 0);
+  await waitFor('the /setuid answers, as the browser reports them', async () => families.every(answered), 5_000).catch(() => undefined);
   return found!;
 };
