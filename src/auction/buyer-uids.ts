@@ -1,5 +1,6 @@
 import { isObject } from '../core/json-object.js';
 import type { BidRequest } from '../openrtb/types.js';
+import { EMPTY_UIDS_COOKIE } from '../usersync/uids-cookie.js';
 import type { UidsCookie } from '../usersync/uids-cookie.js';
 
 /** Where an auction's buyer ids come from: the request's own, then the `uids` cookie. */
@@ -9,7 +10,7 @@ export interface BuyerUids {
   readonly cookie: UidsCookie;
 }
 
-export const NO_BUYER_UIDS: BuyerUids = Object.freeze({ explicit: new Map<string, string>(), cookie: Object.freeze({ uids: new Map(), optOut: false }) });
+export const NO_BUYER_UIDS: BuyerUids = Object.freeze({ explicit: new Map<string, string>(), cookie: EMPTY_UIDS_COOKIE });
 
 /**
  * `user.ext.prebid.buyeruids` taken out of the request, as Prebid Server does before any bidder
