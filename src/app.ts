@@ -13,6 +13,7 @@ import { BUILTIN_ADAPTERS } from './bidders/builtin.js';
 import { createBidderDiscovery } from './bidders/discovery.js';
 import { bidderInfoRoutes } from './http/routes/bidder-info.js';
 import { createBidderRegistry } from './bidders/registry.js';
+import { OPENBID_VERSION } from './core/version.js';
 import { createInProcessBidCache, createInProcessCacheClient } from './cache/backends/in-process-cache-client.js';
 import type { BidCacheClient, CacheClient } from './cache/cache-client.js';
 import { createCacheService } from './cache/cache-service.js';
@@ -143,7 +144,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     createPrivacyFromConfig(config.privacy, { clock, logger: logger.child({ component: 'privacy' }) }),
     createServerRatesFromConfig(config.auction.currency, { clock, metrics, logger: logger.child({ component: 'currency' }) }),
   ]);
-  const bidderRegistry = createBidderRegistry(BUILTIN_ADAPTERS, config.adapters);
+  const bidderRegistry = createBidderRegistry(BUILTIN_ADAPTERS, config.adapters, { externalUrl: config.server.external_url, version: OPENBID_VERSION });
   const syncers = createSyncerRegistry(syncingBidders(BUILTIN_ADAPTERS, config.adapters), { externalUrl: config.server.external_url, redirectUrl: config.user_sync.redirect_url });
   const exchange = createExchange({
     registry: bidderRegistry,

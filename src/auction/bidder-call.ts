@@ -70,6 +70,7 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
     convertCurrency: opts.convertCurrency,
     globalPrivacyControl: opts.globalPrivacyControl,
     entryPoint: opts.entryPoint,
+    host: bidder.host,
   };
   const done = (outcome: BidderOutcome, bids: AuctionBid[] = []): BidderResult => ({
     code: bidder.code,

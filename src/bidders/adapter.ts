@@ -54,10 +54,37 @@ export interface TypedBid {
   readonly seat?: string;
 }
 
+/**
+ * A Protected Audience (FLEDGE) auction config a bidder answered for one imp: opaque to the
+ * exchange, which answers it in `ext.prebid.fledge.auctionconfigs` for imps that allow an
+ * on-device auction (Prebid Server's `FledgeAuctionConfig`).
+ */
+export interface FledgeAuctionConfig {
+  readonly impId: string;
+  readonly config: unknown;
+}
+
 /** The bids of one answer, in their currency (ISO 4217; the exchange converts). */
 export interface BidderResponse {
   readonly currency: string;
   readonly bids: readonly TypedBid[];
+  /** Protected Audience auction configs of the answer, apart from its bids (Prebid Server's `FledgeAuctionConfigs`). */
+  readonly fledgeAuctionConfigs?: readonly FledgeAuctionConfig[];
+}
+
+/**
+ * What the host configured for a bidder beyond its endpoint, and facts of this server some
+ * adapters send (Prebid Server's `config.Adapter` extras and `config.Server`).
+ */
+export interface AdapterHostConfig {
+  /** This server's public base URL (`server.external_url`). */
+  readonly externalUrl: string;
+  /** openbid's version, where an adapter sends the server's version (Prebid Server's `version.Ver`). */
+  readonly serverVersion: string;
+  /** `adapters.<code>.extra_info`: free text its adapter reads (Prebid Server's `extra_info`); empty when unset. */
+  readonly extraInfo: string;
+  /** `adapters.<code>.xapi`: host credentials (Rubicon's XAPI user, password and tracker); absent until set. */
+  readonly xapi?: { readonly username: string; readonly password: string; readonly tracker: string };
 }
 
 /** What the exchange gives an adapter besides the request. */
@@ -75,6 +102,8 @@ export interface RequestContext {
   readonly globalPrivacyControl: boolean;
   /** The endpoint the auction came in through (Prebid Server's `PbsEntryPoint`). */
   readonly entryPoint: 'auction' | 'amp';
+  /** The host's settings for this bidder and this server's facts. */
+  readonly host: AdapterHostConfig;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AdapterModule } from './adapter.js';
+import type { AdapterHostConfig, AdapterModule } from './adapter.js';
 import { compileParamsCheck } from './params.js';
 import type { ParamsCheck } from './params.js';
 
@@ -12,6 +12,14 @@ export interface Bidder {
   readonly endpoint: string;
   readonly checkParams: ParamsCheck;
   readonly gvlVendorId?: number;
+  /** What the host configured for it beyond the endpoint, with this server's facts. */
+  readonly host: AdapterHostConfig;
+}
+
+/** This server's facts some adapters send (`server.external_url`, openbid's version). */
+export interface ServerFacts {
+  readonly externalUrl: string;
+  readonly version: string;
 }
 
 /** What the configuration says of one bidder code (`adapters.<code>`). */
@@ -20,6 +28,8 @@ export interface BidderSetting {
   readonly endpoint: string;
   readonly enabled: boolean;
   readonly gvl_vendor_id?: number;
+  readonly extra_info?: string;
+  readonly xapi?: { readonly username: string; readonly password: string; readonly tracker: string };
 }
 
 /**
@@ -39,7 +49,11 @@ export interface BidderRegistry {
  * every problem (an unknown adapter, a generic bidder without an endpoint), so a bad config stops
  * the start rather than failing auctions later.
  */
-export const createBidderRegistry = (builtins: Readonly<Record<string, AdapterModule>>, settings: Readonly<Record<string, BidderSetting>>): BidderRegistry => {
+export const createBidderRegistry = (
+  builtins: Readonly<Record<string, AdapterModule>>,
+  settings: Readonly<Record<string, BidderSetting>>,
+  server: ServerFacts = { externalUrl: '', version: '' },
+): BidderRegistry => {
   const problems: string[] = [];
   const bidders = new Map<string, Bidder>();
   const disabled = new Set<string>();
@@ -52,7 +66,13 @@ export const createBidderRegistry = (builtins: Readonly<Record<string, AdapterMo
   const make = (code: string, module: AdapterModule, setting: BidderSetting | undefined): Bidder => {
     const endpoint = setting?.endpoint || module.info.endpoint;
     const gvlVendorId = setting?.gvl_vendor_id ?? module.info.gvlVendorId;
-    return { code, baseCode: code, module, endpoint, checkParams: checkFor(module), ...(gvlVendorId !== undefined ? { gvlVendorId } : {}) };
+    const host: AdapterHostConfig = {
+      externalUrl: server.externalUrl,
+      serverVersion: server.version,
+      extraInfo: setting?.extra_info ?? '',
+      ...(setting?.xapi !== undefined ? { xapi: setting.xapi } : {}),
+    };
+    return { code, baseCode: code, module, endpoint, checkParams: checkFor(module), host, ...(gvlVendorId !== undefined ? { gvlVendorId } : {}) };
   };
 
   for (const [code, module] of Object.entries(builtins)) {

@@ -165,6 +165,19 @@ const AdapterEntrySchema = Type.Object(
     enabled: Type.Boolean({ default: true }),
     /** IAB GVL vendor id, for GDPR enforcement of a `generic` bidder. */
     gvl_vendor_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** Free text the bidder's adapter reads (Prebid Server's `extra_info`; Media.net's is its endpoint). */
+    extra_info: Type.Optional(Type.String({ maxLength: 4096 })),
+    /** Host credentials of the bidder (Prebid Server's `xapi`: Rubicon's user, password and tracker); unset: none sent. */
+    xapi: Type.Optional(
+      Type.Object(
+        {
+          username: Type.String({ default: '' }),
+          password: Type.String({ default: '' }),
+          tracker: Type.String({ default: '' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /** The bidder's user sync: sets or replaces, field by field, the built-in adapter's (how a generic bidder gets one). */
     usersync: Type.Optional(
       Type.Object(

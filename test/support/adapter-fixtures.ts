@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { AdapterModule, BidderError, RequestContext, RequestData } from '../../src/bidders/adapter.js';
+import type { AdapterHostConfig, AdapterModule, BidderError, RequestContext, RequestData } from '../../src/bidders/adapter.js';
 import { compileParamsCheck } from '../../src/bidders/params.js';
 import type { BidRequest } from '../../src/openrtb/types.js';
 
@@ -21,13 +21,18 @@ export interface AdapterFixture {
   readonly rates?: Record<string, Record<string, number>>;
   readonly globalPrivacyControl?: boolean;
   readonly entryPoint?: 'auction' | 'amp';
+  /** The host's settings for the bidder and the server's facts; unset fields are {@link TEST_ADAPTER_HOST}'s. */
+  readonly host?: Partial<AdapterHostConfig>;
   readonly request: BidRequest;
   /** When set, every imp's `ext.bidder` must pass (true) or fail (false) the params schema. */
   readonly paramsValid?: boolean;
   readonly calls?: readonly AdapterFixtureCall[];
   readonly expectedRequestErrors?: readonly ExpectedError[];
-  /** One entry per call that answered 200, in call order: the bids of its answer. */
-  readonly expectedBids?: readonly { currency: string; bids: readonly unknown[] }[];
+  /**
+   * One entry per call that answered 200, in call order: the bids of its answer, and its Protected
+   * Audience configs (`fledgeAuctionConfigs`, `[{ impId, config }]`) when it has any.
+   */
+  readonly expectedBids?: readonly { currency: string; bids: readonly unknown[]; fledgeAuctionConfigs?: readonly unknown[] }[];
   readonly expectedBidErrors?: readonly ExpectedError[];
 }
 
@@ -56,7 +61,11 @@ export interface ExpectedError {
   readonly messagePattern?: string;
 }
 
+/** The host settings adapter tests run with unless they say otherwise: nothing configured. */
+export const TEST_ADAPTER_HOST: AdapterHostConfig = { externalUrl: 'http://localhost:8000', serverVersion: '', extraInfo: '' };
+
 const contextFor = (fixture: AdapterFixture, module: AdapterModule): RequestContext => ({
+  host: { ...TEST_ADAPTER_HOST, ...fixture.host },
   endpoint: fixture.endpoint ?? module.info.endpoint,
   bidderCode: fixture.bidderCode ?? 'bidder',
   globalPrivacyControl: fixture.globalPrivacyControl ?? false,
@@ -98,7 +107,7 @@ export const runAdapterFixture = (module: AdapterModule, fixture: AdapterFixture
   assert.equal(made.requests.length, calls.length, `number of calls: ${JSON.stringify(made.requests.map((r) => r.uri))}`);
 
   const bidErrors: BidderError[] = [];
-  const bids: { currency: string; bids: unknown[] }[] = [];
+  const bids: { currency: string; bids: unknown[]; fledgeAuctionConfigs?: unknown[] }[] = [];
   calls.forEach((call, i) => {
     const got: RequestData = made.requests[i]!;
     const want = call.expectedRequest;
@@ -113,7 +122,14 @@ export const runAdapterFixture = (module: AdapterModule, fixture: AdapterFixture
     if (call.response.status !== 200) return;
     const result = module.adapter.makeBids(request, got, { status: 200, headers: call.response.headers ?? {}, body: responseBody(call.response.body) });
     bidErrors.push(...result.errors);
-    if (result.response !== undefined) bids.push({ currency: result.response.currency, bids: result.response.bids.map((b) => JSON.parse(JSON.stringify(b)) as unknown) });
+    const answer = result.response;
+    if (answer === undefined) return;
+    const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value)) as unknown;
+    bids.push({
+      currency: answer.currency,
+      bids: answer.bids.map(asJson),
+      ...(answer.fledgeAuctionConfigs !== undefined ? { fledgeAuctionConfigs: answer.fledgeAuctionConfigs.map(asJson) } : {}),
+    });
   });
   assertErrors(bidErrors, fixture.expectedBidErrors, 'makeBids errors');
   if (fixture.expectedBids !== undefined) assert.deepEqual(bids, fixture.expectedBids, 'bids');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
+import { TEST_ADAPTER_HOST, runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
 import { compileParamsCheck } from '../params.js';
 import { appnexusAdapter } from './index.js';
 import { makeBids } from './make-bids.js';
@@ -171,7 +171,7 @@ describe('appnexus member URL', () => {
 });
 
 describe('appnexus bids', () => {
-  const context: RequestContext = { endpoint: 'http://ib.adnxs.com/openrtb2', bidderCode: 'appnexus', globalPrivacyControl: false, entryPoint: 'auction', convertCurrency: (a) => a };
+  const context: RequestContext = { endpoint: 'http://ib.adnxs.com/openrtb2', bidderCode: 'appnexus', globalPrivacyControl: false, entryPoint: 'auction', host: TEST_ADAPTER_HOST, convertCurrency: (a) => a };
   it('answers the statuses as Prebid Server does when handed them', () => {
     assert.deepEqual(makeBids({ status: 204, headers: {}, body: '' }), { errors: [] });
     assert.deepEqual(makeBids({ status: 400, headers: {}, body: '' }).errors, [{ code: 2, message: 'Unexpected status code: 400. Run with request.debug = 1 for more info' }]);

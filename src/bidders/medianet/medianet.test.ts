@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
+import { TEST_ADAPTER_HOST, runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
 import type { BidRequest } from '../../openrtb/types.js';
 import type { RequestContext } from '../adapter.js';
 import { compileParamsCheck } from '../params.js';
@@ -16,7 +16,7 @@ const context: RequestContext = {
   bidderCode: 'medianet',
   convertCurrency: (amount) => amount,
   globalPrivacyControl: false,
-  entryPoint: 'auction',
+  entryPoint: 'auction', host: TEST_ADAPTER_HOST,
 };
 
 describe('medianet info', () => {

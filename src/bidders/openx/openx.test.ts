@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
+import { TEST_ADAPTER_HOST, runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
 import { buildTestApp } from '../../../test/support/app.js';
 import type { BidRequest } from '../../openrtb/types.js';
 import { compileParamsCheck } from '../params.js';
@@ -99,7 +99,7 @@ describe('openx params reading', () => {
 });
 
 describe('openx requests', () => {
-  const context = { endpoint: 'http://127.0.0.1:9/ox', bidderCode: 'openx', globalPrivacyControl: false, entryPoint: 'auction' as const, convertCurrency: (n: number) => n };
+  const context = { endpoint: 'http://127.0.0.1:9/ox', bidderCode: 'openx', globalPrivacyControl: false, entryPoint: 'auction' as const, host: TEST_ADAPTER_HOST, convertCurrency: (n: number) => n };
   it('keeps a key named __proto__ in imp.ext as a plain key', () => {
     const request = JSON.parse('{"id":"r","imp":[{"id":"i","banner":{},"ext":{"__proto__":{"x":1},"bidder":{"unit":"1","delDomain":"a.bc"}}}]}') as BidRequest;
     const made = openxAdapter.adapter.makeRequests(request, context);

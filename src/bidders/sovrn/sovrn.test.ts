@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
+import { TEST_ADAPTER_HOST, runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
 import { compileParamsCheck } from '../params.js';
 import { sovrnAdapter } from './index.js';
 import { readParams, sovrnHeaders } from './make-requests.js';
@@ -60,7 +60,7 @@ describe('sovrn markup', () => {
   });
   it('drops a bid whose adm does not decode, without an error, and decodes the others', () => {
     const request = { id: 'r', imp: [{ id: 'i', banner: {}, ext: { bidder: { tagid: 't' } } }] };
-    const call = sovrnAdapter.adapter.makeRequests(request, { endpoint: 'http://127.0.0.1:9/', bidderCode: 'sovrn', convertCurrency: (a) => a, globalPrivacyControl: false, entryPoint: 'auction' }).requests[0]!;
+    const call = sovrnAdapter.adapter.makeRequests(request, { endpoint: 'http://127.0.0.1:9/', bidderCode: 'sovrn', convertCurrency: (a) => a, globalPrivacyControl: false, entryPoint: 'auction', host: TEST_ADAPTER_HOST }).requests[0]!;
     const body = JSON.stringify({ id: 'r', cur: 'EUR', seatbid: [{ bid: [{ id: 'a', impid: 'i', price: 1, adm: '50%off' }, { id: 'b', impid: 'i', price: 2, adm: '%3Cb%3E' }] }] });
     const out = sovrnAdapter.adapter.makeBids(request, call, { status: 200, headers: {}, body });
     assert.deepEqual(out.errors, []);
