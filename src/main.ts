@@ -1,5 +1,4 @@
 import cluster from 'node:cluster';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createApp, createLogger, migrateDatabase } from './app.js';
 import { CLI_OPTIONS } from './cli-options.js';
@@ -7,6 +6,7 @@ import { ConfigError, loadConfig } from './config/load.js';
 import { redactConfig } from './config/redact.js';
 import type { Config } from './config/schema.js';
 import type { Logger } from './core/logger.js';
+import { OPENBID_VERSION } from './core/version.js';
 
 const USAGE = `Usage: openbid [--config FILE]
        openbid db migrate [--config FILE]
@@ -24,10 +24,7 @@ Every configuration key can be overridden by an environment variable
 OPENBID_<SECTION>__<KEY>, e.g. OPENBID_SERVER__PORT=9000 or OPENBID_CACHE__BACKEND__TYPE=redis.
 `;
 
-const version = (): string => {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-};
+const version = (): string => OPENBID_VERSION;
 
 const main = async (): Promise<void> => {
   let args;
