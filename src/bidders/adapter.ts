@@ -181,6 +181,8 @@ export interface AdapterInfo {
   readonly disabled?: boolean;
   /** For a built-in alias (Prebid Server's `aliasOf`): the bidder whose adapter it runs, e.g. `adf` for `adform`. */
   readonly aliasOf?: string;
+  /** The default of `adapters.<code>.extra_info` (Prebid Server's `extra_info`), given to the adapter as `context.host.extraInfo`. */
+  readonly extraInfo?: string;
 }
 
 /** Media types per channel, as Prebid Server's bidder info `capabilities` lists them. */

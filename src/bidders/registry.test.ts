@@ -24,4 +24,14 @@ describe('createBidderRegistry', () => {
     assert.equal(on.get('appnexus')?.code, 'appnexus');
     assert.equal(on.isDisabled('appnexus'), false);
   });
+
+  it('gives each bidder the host settings: extra_info over the adapter\'s default, xapi only when set, the server facts', () => {
+    const withDefault = { ...appnexusAdapter, info: { ...appnexusAdapter.info, extraInfo: 'https://default.example' } };
+    const server = { externalUrl: 'https://openbid.example', version: '9.9.9' };
+    const byDefault = createBidderRegistry({ appnexus: withDefault }, {}, server).get('appnexus');
+    assert.deepEqual(byDefault?.host, { externalUrl: 'https://openbid.example', serverVersion: '9.9.9', extraInfo: 'https://default.example' });
+    const xapi = { username: 'u', password: 'p', tracker: 't' };
+    const configured = createBidderRegistry({ appnexus: withDefault }, { appnexus: { endpoint: '', enabled: true, extra_info: 'mine', xapi } }, server).get('appnexus');
+    assert.deepEqual(configured?.host, { externalUrl: 'https://openbid.example', serverVersion: '9.9.9', extraInfo: 'mine', xapi });
+  });
 });

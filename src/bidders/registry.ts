@@ -69,7 +69,7 @@ export const createBidderRegistry = (
     const host: AdapterHostConfig = {
       externalUrl: server.externalUrl,
       serverVersion: server.version,
-      extraInfo: setting?.extra_info ?? '',
+      extraInfo: setting?.extra_info ?? module.info.extraInfo ?? '',
       ...(setting?.xapi !== undefined ? { xapi: setting.xapi } : {}),
     };
     return { code, baseCode: code, module, endpoint, checkParams: checkFor(module), host, ...(gvlVendorId !== undefined ? { gvlVendorId } : {}) };

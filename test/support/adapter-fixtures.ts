@@ -64,8 +64,8 @@ export interface ExpectedError {
 /** The host settings adapter tests run with unless they say otherwise: nothing configured. */
 export const TEST_ADAPTER_HOST: AdapterHostConfig = { externalUrl: 'http://localhost:8000', serverVersion: '', extraInfo: '' };
 
-const contextFor = (fixture: AdapterFixture, module: AdapterModule): RequestContext => ({
-  host: { ...TEST_ADAPTER_HOST, ...fixture.host },
+const contextFor = (fixture: AdapterFixture, module: AdapterModule, host: Partial<AdapterHostConfig>): RequestContext => ({
+  host: { ...TEST_ADAPTER_HOST, ...host, ...fixture.host },
   endpoint: fixture.endpoint ?? module.info.endpoint,
   bidderCode: fixture.bidderCode ?? 'bidder',
   globalPrivacyControl: fixture.globalPrivacyControl ?? false,
@@ -92,7 +92,7 @@ const assertErrors = (actual: readonly BidderError[], expected: readonly Expecte
 const responseBody = (body: unknown): string => (body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body));
 
 /** Runs one fixture file against an adapter; exported for single-fixture debugging. */
-export const runAdapterFixture = (module: AdapterModule, fixture: AdapterFixture): void => {
+export const runAdapterFixture = (module: AdapterModule, fixture: AdapterFixture, host: Partial<AdapterHostConfig> = {}): void => {
   const request = structuredClone(fixture.request);
   if (fixture.paramsValid !== undefined) {
     const check = compileParamsCheck(module.info.paramsSchema);
@@ -101,7 +101,7 @@ export const runAdapterFixture = (module: AdapterModule, fixture: AdapterFixture
       assert.equal(problems.length === 0, fixture.paramsValid, `params of imp ${imp.id}: ${problems.join('; ')}`);
     }
   }
-  const made = module.adapter.makeRequests(request, contextFor(fixture, module));
+  const made = module.adapter.makeRequests(request, contextFor(fixture, module, host));
   assertErrors(made.errors, fixture.expectedRequestErrors, 'makeRequests errors');
   const calls = fixture.calls ?? [];
   assert.equal(made.requests.length, calls.length, `number of calls: ${JSON.stringify(made.requests.map((r) => r.uri))}`);
@@ -135,8 +135,8 @@ export const runAdapterFixture = (module: AdapterModule, fixture: AdapterFixture
   if (fixture.expectedBids !== undefined) assert.deepEqual(bids, fixture.expectedBids, 'bids');
 };
 
-/** Runs every `*.json` fixture in `dir` (and its subfolders) as one test each. */
-export const runAdapterFixtureDir = (dir: string, module: AdapterModule): void => {
+/** Runs every `*.json` fixture in `dir` (and its subfolders) as one test each, with `host` settings under each fixture's own. */
+export const runAdapterFixtureDir = (dir: string, module: AdapterModule, host: Partial<AdapterHostConfig> = {}): void => {
   const files = readdirSync(dir, { recursive: true })
     .map(String)
     .filter((f) => f.endsWith('.json') && statSync(join(dir, f)).isFile())
@@ -145,7 +145,7 @@ export const runAdapterFixtureDir = (dir: string, module: AdapterModule): void =
   describe(`adapter fixtures in ${dir}`, () => {
     for (const file of files) {
       const fixture = JSON.parse(readFileSync(join(dir, file), 'utf8')) as AdapterFixture;
-      it(`${file}: ${fixture.description}`, () => runAdapterFixture(module, fixture));
+      it(`${file}: ${fixture.description}`, () => runAdapterFixture(module, fixture, host));
     }
   });
 };

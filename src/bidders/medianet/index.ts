@@ -10,11 +10,12 @@ import { medianetParamsSchema } from './params-schema.js';
 export const MEDIANET_EXTRA_INFO = 'https://medianet.golang.pbs.com';
 
 /**
- * `medianet` with a given extra info (the `src` of its calls; none when empty): Media.net's
- * Prebid endpoint, with the requests and bids of Prebid Server's adapter of that name. The
- * request goes in one POST as it came; bids are typed by `mtype`, always in USD.
+ * `medianet`: Media.net's Prebid endpoint, with the requests and bids of Prebid Server's adapter
+ * of that name. The request goes in one POST as it came, with the host's extra info
+ * (`adapters.medianet.extra_info`, {@link MEDIANET_EXTRA_INFO} unless set; none when empty) as
+ * `src`; bids are typed by `mtype`, always in USD.
  */
-export const createMedianetAdapter = (extraInfo: string): AdapterModule => ({
+export const medianetAdapter: AdapterModule = {
   info: {
     endpoint: 'https://prebid-adapter.media.net/rtb/pb/prebids2s',
     mediaTypes: { site: ['banner', 'video', 'native'], app: ['banner', 'video', 'native'] },
@@ -23,6 +24,7 @@ export const createMedianetAdapter = (extraInfo: string): AdapterModule => ({
     // Prebid Server's static/bidder-info/medianet.yaml.
     maintainer: { email: 'prebid-support@media.net' },
     endpointCompression: 'gzip',
+    extraInfo: MEDIANET_EXTRA_INFO,
     openrtbVersion: '2.6',
     // Go's HTTP client asks every bidder for gzip.
     acceptsGzip: true,
@@ -39,10 +41,7 @@ export const createMedianetAdapter = (extraInfo: string): AdapterModule => ({
     },
   },
   adapter: {
-    makeRequests: (request, context) => makeRequests(request, context, extraInfo),
+    makeRequests,
     makeBids: (_request, _call, response) => makeBids(response),
   },
-});
-
-/** `medianet` as Prebid Server ships it, with {@link MEDIANET_EXTRA_INFO}. */
-export const medianetAdapter: AdapterModule = createMedianetAdapter(MEDIANET_EXTRA_INFO);
+};

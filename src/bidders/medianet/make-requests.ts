@@ -4,14 +4,14 @@ import { medianetEndpoint } from './endpoint.js';
 
 /**
  * Media.net takes the request as it came, every imp with its params in `imp.ext.bidder`, in one
- * POST to the endpoint with the host's extra info as `src` in its query. Nothing is checked or
+ * POST to the endpoint with the host's extra info (`context.host.extraInfo`) as `src` in its query. Nothing is checked or
  * changed: the params schema has checked the params.
  */
-export const makeRequests = (request: BidRequest, context: RequestContext, extraInfo: string): { requests: RequestData[]; errors: BidderError[] } => ({
+export const makeRequests = (request: BidRequest, context: RequestContext): { requests: RequestData[]; errors: BidderError[] } => ({
   requests: [
     {
       method: 'POST',
-      uri: medianetEndpoint(context.endpoint, extraInfo),
+      uri: medianetEndpoint(context.endpoint, context.host.extraInfo),
       body: JSON.stringify(request),
       headers: { 'Content-Type': 'application/json;charset=utf-8' },
       impIds: request.imp.map((imp) => imp.id),

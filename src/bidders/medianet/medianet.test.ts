@@ -5,11 +5,11 @@ import type { BidRequest } from '../../openrtb/types.js';
 import type { RequestContext } from '../adapter.js';
 import { compileParamsCheck } from '../params.js';
 import { medianetEndpoint } from './endpoint.js';
-import { createMedianetAdapter, MEDIANET_EXTRA_INFO, medianetAdapter } from './index.js';
+import { MEDIANET_EXTRA_INFO, medianetAdapter } from './index.js';
 import { makeBids } from './make-bids.js';
 
 // Prebid Server runs its medianet fixtures with this extra info (adapters/medianet/medianet_test.go).
-runAdapterFixtureDir('test/fixtures/bidders/medianet', createMedianetAdapter('http://localhost:8080/extrnal_url'));
+runAdapterFixtureDir('test/fixtures/bidders/medianet', medianetAdapter, { extraInfo: 'http://localhost:8080/extrnal_url' });
 
 const context: RequestContext = {
   endpoint: 'https://prebid-adapter.media.net/rtb/pb/prebids2s',
@@ -28,7 +28,7 @@ describe('medianet info', () => {
     assert.match(medianetAdapter.info.userSync?.redirect?.url ?? '', /^https:\/\/cs\.media\.net\/cksync\.php\?/);
   });
   it('sends Prebid Server\'s extra info as src by default', () => {
-    const made = medianetAdapter.adapter.makeRequests({ id: 'r', imp: [{ id: 'i', banner: {} }] }, context);
+    const made = medianetAdapter.adapter.makeRequests({ id: 'r', imp: [{ id: 'i', banner: {} }] }, { ...context, host: { ...TEST_ADAPTER_HOST, extraInfo: MEDIANET_EXTRA_INFO } });
     assert.equal(made.requests[0]!.uri, 'https://prebid-adapter.media.net/rtb/pb/prebids2s?src=https%3A%2F%2Fmedianet.golang.pbs.com');
     assert.equal(MEDIANET_EXTRA_INFO, 'https://medianet.golang.pbs.com');
   });
