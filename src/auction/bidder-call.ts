@@ -1,5 +1,5 @@
 import { BidderErrorCode } from '../bidders/adapter.js';
-import type { BidderError, RequestContext, RequestData, TypedBid } from '../bidders/adapter.js';
+import type { BidderError, FledgeAuctionConfig, RequestContext, RequestData, TypedBid } from '../bidders/adapter.js';
 import type { Clock } from '../core/clock.js';
 import type { Imp } from '../openrtb/types.js';
 import type { AuctionBid } from './auction-bid.js';
@@ -27,6 +27,8 @@ export interface BidderResult {
   readonly outcome: BidderOutcome;
   readonly responseTimeMs: number;
   readonly httpCalls: DebugHttpCall[];
+  /** Protected Audience configs its answers carried, whatever their imps allow (the response filters). */
+  readonly fledgeAuctionConfigs: FledgeAuctionConfig[];
 }
 
 export interface BidderCallOptions {
@@ -64,6 +66,7 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
   const errors: BidderError[] = [];
   const warnings: BidderError[] = [];
   const httpCalls: DebugHttpCall[] = [];
+  const fledgeAuctionConfigs: FledgeAuctionConfig[] = [];
   const context: RequestContext = {
     endpoint: bidder.endpoint,
     bidderCode: bidder.code,
@@ -81,6 +84,7 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
     outcome,
     responseTimeMs: opts.clock.now() - started,
     httpCalls,
+    fledgeAuctionConfigs,
   });
 
   let calls: RequestData[];
@@ -134,7 +138,9 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
         const read = bidder.module.adapter.makeBids(request, call, result.response);
         errors.push(...read.errors);
         const answer = read.response;
-        if (answer !== undefined) typed.push(answer.bids.map((b) => ({ ...b, currency: answer.currency })));
+        if (answer === undefined) return;
+        typed.push(answer.bids.map((b) => ({ ...b, currency: answer.currency })));
+        if (answer.fledgeAuctionConfigs !== undefined) fledgeAuctionConfigs.push(...answer.fledgeAuctionConfigs);
       } catch (err) {
         errors.push(unknownError(`the ${bidder.code} adapter failed to read its answer: ${(err as Error).message}`));
       }

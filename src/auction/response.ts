@@ -6,6 +6,7 @@ import type { AuctionBid } from './auction-bid.js';
 import type { BidderResult } from './bidder-call.js';
 import type { SplitMessage } from './split.js';
 import type { BidCacheIds } from './targeting.js';
+import { collectAuctionConfigs } from './paapi.js';
 
 export interface ResponseParts {
   readonly request: BidRequest;
@@ -32,7 +33,8 @@ const add = (into: Messages, key: string, entry: BidderError): void => {
 /**
  * The OpenRTB bid response of an auction, as Prebid Server writes it: a seat per bidder with its
  * valid bids, each bid's `ext.prebid` (type, targeting, cache ids and URLs) and original price,
- * and `ext` with response times, errors and warnings per bidder, and debug data when asked.
+ * and `ext` with response times, errors and warnings per bidder, Protected Audience configs
+ * (`ext.prebid.fledge.auctionconfigs`) for the imps that allow them, and debug data when asked.
  */
 export const buildBidResponse = (p: ResponseParts): BidResponse => {
   const prebidCache = p.request.ext?.prebid?.cache;
@@ -74,6 +76,7 @@ export const buildBidResponse = (p: ResponseParts): BidResponse => {
     for (const w of r.warnings) add(warnings, r.code, w);
   }
   for (const g of p.general) add(warnings, 'general', g);
+  const auctionconfigs = collectAuctionConfigs(p.request, p.results, (bidder, warning) => add(warnings, bidder, warning));
 
   const ext: Open = { responsetimemillis, tmaxrequest: p.tmax };
   if (Object.keys(errors).length > 0) ext.errors = errors;
@@ -84,6 +87,9 @@ export const buildBidResponse = (p: ResponseParts): BidResponse => {
     ext.debug = { httpcalls, resolvedrequest: p.request };
   }
   const auctiontimestamp = p.request.ext?.prebid?.auctiontimestamp;
-  if (typeof auctiontimestamp === 'number') ext.prebid = { auctiontimestamp };
+  const prebid: Open = {};
+  if (typeof auctiontimestamp === 'number') prebid.auctiontimestamp = auctiontimestamp;
+  if (auctionconfigs.length > 0) prebid.fledge = { auctionconfigs };
+  if (Object.keys(prebid).length > 0) ext.prebid = prebid;
   return { id: p.request.id, seatbid, cur: p.currency, ext };
 };

@@ -124,6 +124,7 @@ export interface AdapterBids {
 export interface DecodedBidResponse {
   readonly seatbid?: readonly ({ readonly bid?: readonly (Record<string, unknown> | null)[] | null } | null)[] | null;
   readonly cur?: string | null;
+  readonly ext?: unknown;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Bid, BidRequest, Imp, MediaType, Open } from '../../openrtb/types.js';
 import type { ResponseData, TypedBid } from '../adapter.js';
-import { decodeBidResponse, readBids } from '../go-bid-response.js';
+import { answerCurrency, decodeBidResponse, readBids } from '../go-bid-response.js';
+import { fledgeConfigsInExt, withFledgeConfigs } from '../fledge-configs.js';
 import type { AdapterBids } from '../go-bid-response.js';
 import { isAbsent, isObject } from '../json-guards.js';
 import { goAtoi } from '../go-text.js';
@@ -89,7 +90,7 @@ const typedBid = (raw: Bid, imps: readonly Imp[]): TypedBid => {
 /**
  * Reads OpenX's answer for one call. Every bid is kept as sent (but for buyer ids added as
  * `ext.prebid.meta`), typed by `mtype` or else by its imp in `request`; its duration and first
- * category go along as video data. The currency is `cur`, USD when absent. An answer that does not
+ * category go along as video data; Protected Audience configs come from `ext.fledge_auction_configs`. The currency is `cur`, USD when absent. An answer that does not
  * decode as an OpenRTB bid response gives no bids and one error. Statuses other than 200 are
  * answered as Prebid Server's adapter does, though the exchange normally handles them itself.
  */
@@ -97,5 +98,6 @@ export const makeBids = (request: BidRequest, response: ResponseData): AdapterBi
   const decoded = decodeBidResponse(response);
   if ('answer' in decoded) return decoded.answer;
   // Every bid is kept: a null one (empty in Go) is dropped later by the exchange for its missing id.
-  return readBids(decoded.body, (bid) => typedBid(bid, request.imp));
+  const read = readBids(decoded.body, (bid) => typedBid(bid, request.imp));
+  return withFledgeConfigs(read, fledgeConfigsInExt(decoded.body.ext, 'openx'), answerCurrency(decoded.body));
 };

@@ -1,7 +1,8 @@
 import type { Bid, MediaType } from '../../openrtb/types.js';
 import { badServerResponse } from '../adapter.js';
 import type { BidderError, ResponseData, TypedBid } from '../adapter.js';
-import { decodeBidResponse, readBids } from '../go-bid-response.js';
+import { answerCurrency, decodeBidResponse, readBids } from '../go-bid-response.js';
+import { fledgeConfigsInExt, withFledgeConfigs } from '../fledge-configs.js';
 import type { AdapterBids } from '../go-bid-response.js';
 import { rawMember } from './json-raw.js';
 import { isAbsent, isObject } from '../json-guards.js';
@@ -88,11 +89,11 @@ const typedBid = (raw: Bid, errors: BidderError[]): TypedBid | undefined => {
 /**
  * Reads PubMatic's answer. Bids are typed by `mtype` only (a bid without a known one is dropped
  * with an error); the rest of each bid is as PubMatic sent it, but for `cat` cut to its first
- * entry and native markup unwrapped. The currency is `cur`, USD when absent. Statuses other than
+ * entry and native markup unwrapped; Protected Audience configs come from `ext.fledge_auction_configs`. The currency is `cur`, USD when absent. Statuses other than
  * 200 are handled as Prebid Server's adapter does, though the exchange normally takes them.
  */
 export const makeBids = (response: ResponseData): AdapterBids => {
   const decoded = decodeBidResponse(response);
   if ('answer' in decoded) return decoded.answer;
-  return readBids(decoded.body, typedBid);
+  return withFledgeConfigs(readBids(decoded.body, typedBid), fledgeConfigsInExt(decoded.body.ext), answerCurrency(decoded.body));
 };
