@@ -3,7 +3,7 @@ import Type from 'typebox';
 /**
  * The wire shapes of `/cache`, as JSON Schema (TypeBox): what `docs/openapi.json` publishes for
  * it. `put-request.ts` stays the validator (Prebid Cache's messages and order of checks, limits
- * from config); `src/http/openapi-schemas.test.ts` holds both to the same requests, so a change
+ * from config); `test/integration/openapi-schemas.test.ts` holds both to the same requests, so a change
  * to one that the other does not follow fails there.
  */
 

@@ -2,7 +2,7 @@ import Type from 'typebox';
 
 /**
  * The query of `GET /event` as JSON Schema (TypeBox): what `docs/openapi.json` publishes.
- * `event-request.ts` stays the validator (every problem listed); `src/http/openapi-schemas.test.ts`
+ * `event-request.ts` stays the validator (every problem listed); `test/integration/openapi-schemas.test.ts`
  * holds both to the same queries. Empty values count as missing, hence `minLength`.
  */
 export const EventQuerySchema = Type.Object({

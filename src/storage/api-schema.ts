@@ -3,7 +3,7 @@ import Type from 'typebox';
 /**
  * The wire shapes of module storage, as JSON Schema (TypeBox): what `docs/openapi.json`
  * publishes. `storage-entry.ts` stays the validator (every problem listed, limits from config);
- * `src/http/openapi-schemas.test.ts` holds both to the same requests.
+ * `test/integration/openapi-schemas.test.ts` holds both to the same requests.
  */
 
 /** `JSON`, `XML` or `TEXT` in any letter case (JSON Schema has no case-insensitive flag). */

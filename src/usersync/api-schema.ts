@@ -3,7 +3,7 @@ import Type from 'typebox';
 /**
  * The wire shapes of `/cookie_sync`, `/setuid`, `/getuids` and `/optout`, as JSON Schema
  * (TypeBox): what `docs/openapi.json` publishes. `cookie-sync-request.ts`, `setuid.ts` and
- * `optout.ts` stay the validators (Prebid Server's messages); `src/http/openapi-schemas.test.ts`
+ * `optout.ts` stay the validators (Prebid Server's messages); `test/integration/openapi-schemas.test.ts`
  * holds the `/cookie_sync` body to its parser.
  */
 

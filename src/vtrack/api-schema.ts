@@ -2,7 +2,7 @@ import Type from 'typebox';
 
 /**
  * The wire shapes of `/vtrack`, as JSON Schema (TypeBox): what `docs/openapi.json` publishes.
- * `vtrack-request.ts` stays the validator (every problem listed); `src/http/openapi-schemas.test.ts`
+ * `vtrack-request.ts` stays the validator (every problem listed); `test/integration/openapi-schemas.test.ts`
  * holds both to the same requests. Its answers are `/cache`'s.
  */
 
