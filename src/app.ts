@@ -42,6 +42,9 @@ import { statusRoutes } from './http/routes/status.js';
 import { storageRoutes } from './http/routes/storage.js';
 import { vtrackRoutes } from './http/routes/vtrack.js';
 import { createHttpServer } from './http/server.js';
+import { buildOpenApiDocument } from './http/openapi.js';
+import type { OpenApiOptions } from './http/openapi.js';
+import { openApiRoutes } from './http/routes/openapi.js';
 import type { Metrics } from './metrics/metrics.js';
 import { noopMetrics } from './metrics/noop.js';
 import { createPrometheusMetrics } from './metrics/prometheus.js';
@@ -254,6 +257,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
       maxKeyLength: config.storage.max_key_length,
     },
   });
+  openApiRoutes(http, { document: buildOpenApiDocument(openApiOptions(config)) });
   await server.ready();
 
   let closing: Promise<void> | undefined;
@@ -271,6 +275,13 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
       })()),
   };
 };
+
+/** What the OpenAPI document shows of a configuration (`npm run openapi` writes the defaults'). */
+export const openApiOptions = (config: Config): OpenApiOptions => ({
+  storagePath: config.api['storage-path'],
+  metrics: config.metrics.enabled,
+  version: OPENBID_VERSION,
+});
 
 /** `openbid db migrate`: the Postgres schema of stored data; the versions applied. */
 export const migrateDatabase = (config: Config, logger: Logger): Promise<number[]> => migrateStoredData(config.stored_requests.postgres, logger);
