@@ -19,6 +19,23 @@ const registry = createBidderRegistry({ generic: genericAdapter, bannerbidder: b
 const request = (imps: BidRequest['imp'], ext: BidRequest['ext'] = {}): BidRequest => ({ id: 'r', site: { page: 'p' }, imp: imps, ext });
 
 describe('splitByBidder', () => {
+  it('calls a bidder only on the channels it supports: dooh before app before site, once-a-bidder warning otherwise', () => {
+    const imps = [
+      { id: 'i1', banner: { w: 1, h: 1 }, ext: { prebid: { bidder: { alpha: {}, bannerbidder: { id: 1 } } } } },
+      { id: 'i2', banner: { w: 1, h: 1 }, ext: { prebid: { bidder: { bannerbidder: { id: 2 } } } } },
+    ];
+    const dooh = splitByBidder({ id: 'r', dooh: { id: 'screen-1' }, app: { id: 'a' }, imp: imps }, registry);
+    // generic supports dooh; the banner-only adapter declares site and app only.
+    assert.deepEqual(dooh.shares.map((s) => s.bidder.code), ['alpha']);
+    assert.deepEqual(dooh.warnings, [{ bidder: 'bannerbidder', message: 'this bidder does not support dooh requests' }]);
+    const appOnly = createBidderRegistry({ generic: genericAdapter, apponly: { ...bannerOnly, info: { ...bannerOnly.info, capabilities: { app: ['banner'] } } } }, {});
+    const site = splitByBidder(request([{ id: 'i1', banner: { w: 1, h: 1 }, ext: { prebid: { bidder: { apponly: { id: 1 } } } } }]), appOnly);
+    assert.deepEqual(site.shares, []);
+    assert.deepEqual(site.warnings, [{ bidder: 'apponly', message: 'this bidder does not support site requests' }]);
+    const app = splitByBidder({ id: 'r', app: { id: 'a' }, imp: [{ id: 'i1', banner: { w: 1, h: 1 }, ext: { prebid: { bidder: { apponly: { id: 1 } } } } }] }, appOnly);
+    assert.deepEqual(app.shares.map((s) => s.bidder.code), ['apponly']);
+  });
+
   it('gives each bidder only its imps with its own params, and strips exchange-only request ext', () => {
     const out = splitByBidder(
       request(

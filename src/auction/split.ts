@@ -125,6 +125,8 @@ export const splitByBidder = (request: BidRequest, registry: BidderRegistry, max
   const errors: SplitMessage[] = [];
   const warned = new Set<string>();
   const notCalled = new Set<string>();
+  // As Prebid Server: a dooh request is dooh whatever else it has, then app, then site.
+  const channel = request.dooh !== undefined ? 'dooh' : request.app !== undefined ? 'app' : 'site';
   for (const imp of request.imp) {
     const entries = impBidders(imp);
     const legacy = imp.ext?.prebid?.bidder === undefined ? entries.map(([k]) => k) : [];
@@ -147,7 +149,14 @@ export const splitByBidder = (request: BidRequest, registry: BidderRegistry, max
         errors.push({ bidder: code, message: `request.imp[${request.imp.indexOf(imp)}].ext.prebid.bidder.${code} failed validation.\n${problems.join('\n')}` });
         continue;
       }
-      const supported = bidder.module.info.mediaTypes[request.app !== undefined ? 'app' : 'site'];
+      const supported = bidder.capabilities[channel];
+      if (supported === undefined) {
+        if (!warned.has(code)) {
+          warned.add(code);
+          warnings.push({ bidder: code, message: `this bidder does not support ${channel} requests` });
+        }
+        continue;
+      }
       const offered = withSupportedMediaTypes(imp, supported);
       if (offered === undefined) {
         warnings.push({ bidder: code, message: `request.imp[${request.imp.indexOf(imp)}] offers no media type ${code} supports (${supported.join(', ')}); not sent to it` });

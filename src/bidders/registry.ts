@@ -1,4 +1,5 @@
-import type { AdapterHostConfig, AdapterModule } from './adapter.js';
+import { capabilitiesOf } from './adapter.js';
+import type { AdapterHostConfig, AdapterModule, ChannelCapabilities } from './adapter.js';
 import { compileParamsCheck } from './params.js';
 import type { ParamsCheck } from './params.js';
 
@@ -14,6 +15,8 @@ export interface Bidder {
   readonly gvlVendorId?: number;
   /** What the host configured for it beyond the endpoint, with this server's facts. */
   readonly host: AdapterHostConfig;
+  /** The media types it bids on per channel (site, app, dooh); an absent channel is not supported. */
+  readonly capabilities: ChannelCapabilities;
 }
 
 /** This server's facts some adapters send (`server.external_url`, openbid's version). */
@@ -72,7 +75,8 @@ export const createBidderRegistry = (
       extraInfo: setting?.extra_info ?? module.info.extraInfo ?? '',
       ...(setting?.xapi !== undefined ? { xapi: setting.xapi } : {}),
     };
-    return { code, baseCode: code, module, endpoint, checkParams: checkFor(module), host, ...(gvlVendorId !== undefined ? { gvlVendorId } : {}) };
+    const capabilities = capabilitiesOf(module.info);
+    return { code, baseCode: code, module, endpoint, checkParams: checkFor(module), host, capabilities, ...(gvlVendorId !== undefined ? { gvlVendorId } : {}) };
   };
 
   for (const [code, module] of Object.entries(builtins)) {
