@@ -21,6 +21,7 @@ ensureDebianPackages(
   [
     { command: 'redis-server', pkg: 'redis-server' },
     { command: 'redis-cli', pkg: 'redis-tools' },
+    { command: 'promtool', pkg: 'prometheus' },
     { command: 'initdb', pkg: 'postgresql', present: () => hasPostgresBin('initdb') },
   ],
   'the integration tests',

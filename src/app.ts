@@ -48,6 +48,8 @@ import { openApiRoutes } from './http/routes/openapi.js';
 import type { Metrics } from './metrics/metrics.js';
 import { noopMetrics } from './metrics/noop.js';
 import { createPrometheusMetrics } from './metrics/prometheus.js';
+import { createClusterWorkerMetrics } from './metrics/cluster-worker.js';
+import type { PrimaryChannel } from './metrics/cluster-worker.js';
 import { STORAGE_RESERVED_KEYS, createStorageService } from './storage/storage-service.js';
 import { createAccountResolver } from './stored/account.js';
 import { createStoredDataSources, migrateStoredData } from './stored/backends/stored-data.js';
@@ -70,11 +72,18 @@ export interface AppOverrides {
   readonly ids?: IdGenerator;
   readonly clock?: Clock;
   readonly metrics?: Metrics;
+  /**
+   * Set in a cluster worker (`server.workers` > 1): the IPC channel to the primary, which then
+   * answers `/metrics` with the whole group's values (`src/metrics/cluster-worker.ts`).
+   */
+  readonly clusterPrimary?: PrimaryChannel;
 }
 
 export interface App {
   readonly server: FastifyInstance;
   readonly logger: Logger;
+  /** What `GET /metrics` serves: `metrics.render()` is the exposition text, cluster-wide in a worker. */
+  readonly metrics: Metrics;
   /** Stops accepting, lets in-flight requests finish, then closes stores. Idempotent. */
   close(): Promise<void>;
 }
@@ -92,7 +101,11 @@ export const createLogger = (config: Config['logging']): Logger =>
 /** The composition root: the only place that picks backends and wires modules to routes. */
 export const createApp = async (config: Config, overrides: AppOverrides = {}): Promise<App> => {
   const logger = overrides.logger ?? createLogger(config.logging);
-  const metrics = overrides.metrics ?? (config.metrics.enabled ? createPrometheusMetrics() : noopMetrics);
+  const clusterMetrics =
+    overrides.metrics === undefined && config.metrics.enabled && overrides.clusterPrimary !== undefined
+      ? createClusterWorkerMetrics(createPrometheusMetrics(), { channel: overrides.clusterPrimary, waitMs: config.metrics.cluster_timeout_ms + CLUSTER_METRICS_MARGIN_MS })
+      : undefined;
+  const metrics = overrides.metrics ?? clusterMetrics ?? (config.metrics.enabled ? createPrometheusMetrics() : noopMetrics);
   const ids = overrides.ids ?? randomIds;
   const clock = overrides.clock ?? systemClock;
 
@@ -264,6 +277,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   return {
     server,
     logger,
+    metrics,
     close: () =>
       (closing ??= (async () => {
         shuttingDown = true;
@@ -272,6 +286,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
         await server.close();
         await analytics.close();
         await Promise.all([cacheStore.close(), storageStores.close(), remoteCache?.close(), bidderHttp.close(), storedData.close(), privacy.close(), serverRates.close()]);
+        clusterMetrics?.close();
       })()),
   };
 };
@@ -285,6 +300,9 @@ export const openApiOptions = (config: Config): OpenApiOptions => ({
 
 /** `openbid db migrate`: the Postgres schema of stored data; the versions applied. */
 export const migrateDatabase = (config: Config, logger: Logger): Promise<number[]> => migrateStoredData(config.stored_requests.postgres, logger);
+
+/** How much longer a worker waits for the primary's metrics than the primary waits for workers. */
+const CLUSTER_METRICS_MARGIN_MS = 500;
 
 /** How long start-up waits for Redis before serving anyway (answering 503 until it connects). */
 const REDIS_STARTUP_WAIT_MS = 3000;

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config/load.js';
 import { redactConfig } from './config/redact.js';
 import type { Config } from './config/schema.js';
 import type { Logger } from './core/logger.js';
+import { serveClusterMetrics } from './metrics/cluster-primary.js';
 import { OPENBID_VERSION } from './core/version.js';
 
 const USAGE = `Usage: openbid [--config FILE]
@@ -76,7 +77,9 @@ const runMigrations = async (config: Config, logger: Logger): Promise<void> => {
 const runServer = async (config: Config, logger: Logger): Promise<void> => {
   let app;
   try {
-    app = await createApp(config, { logger });
+    // A worker's /metrics asks the primary for the whole group's (process.send exists in a worker).
+    const clusterPrimary = cluster.isWorker ? { send: (m: unknown) => void process.send?.(m), on: process.on.bind(process), off: process.off.bind(process) } : undefined;
+    app = await createApp(config, { logger, clusterPrimary });
   } catch (err) {
     // e.g. an analytics file that cannot be opened: say what and stop, before listening.
     logger.fatal({ err }, 'cannot start');
@@ -152,6 +155,7 @@ const runPrimary = (config: Config, logger: Logger): void => {
   logger.debug({ config: redactConfig(config), version: version() }, 'configuration loaded');
   logger.info({ workers: config.server.workers }, `openbid ${version()} starting ${config.server.workers} workers`);
   let stopping = false;
+  if (config.metrics.enabled) serveClusterMetrics({ group: cluster, timeoutMs: config.metrics.cluster_timeout_ms, logger });
   for (let i = 0; i < config.server.workers; i++) cluster.fork();
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {

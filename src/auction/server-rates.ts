@@ -50,11 +50,14 @@ export const createServerRates = (opts: ServerRatesOptions): ServerRates => {
     name: 'openbid_currency_rates_last_update_timestamp_seconds',
     help: 'When the server currency rates in use were last read successfully (Unix time); with time() the age of the rates.',
     labelNames: [],
+    // Across workers the oldest counts: the alert on stale rates must see the worst one.
+    clusterAggregate: 'min',
   });
   const available = opts.metrics.gauge({
     name: 'openbid_currency_rates_available',
     help: '1 while server currency rates are in use, 0 when there are none (never read, or dropped as stale).',
     labelNames: [],
+    clusterAggregate: 'min',
   });
   available.set({}, 0);
 

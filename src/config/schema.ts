@@ -83,7 +83,14 @@ const CacheSchema = Type.Object(
   strict,
 );
 
-const MetricsSchema = Type.Object({ enabled: Type.Boolean({ default: true }) }, strict);
+const MetricsSchema = Type.Object(
+  {
+    enabled: Type.Boolean({ default: true }),
+    /** With `server.workers` > 1: how long a scrape waits for each worker's metrics before leaving it out. */
+    cluster_timeout_ms: Type.Integer({ minimum: 10, maximum: 10000, default: 1000 }),
+  },
+  strict,
+);
 
 const AuctionSchema = Type.Object(
   {

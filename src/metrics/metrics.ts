@@ -18,6 +18,33 @@ export interface InstrumentDef<L extends string> {
   name: string;
   help: string;
   labelNames: readonly L[];
+  /**
+   * How a gauge's values from several cluster workers combine into one (`server.workers` > 1):
+   * `sum` (the default, e.g. things held per worker), `min`, `max`, `average` or `first`.
+   * Counters and histograms are always summed.
+   */
+  clusterAggregate?: ClusterAggregate;
+}
+
+export type ClusterAggregate = 'sum' | 'min' | 'max' | 'average' | 'first';
+
+/**
+ * One metric family as plain data, in the shape of prom-client's `getMetricsAsJSON()` (so
+ * `AggregatorRegistry.aggregate` can combine the families of several workers). Histogram
+ * values name their series (`_bucket` with an `le` label, `_sum`, `_count`) in `metricName`.
+ */
+export interface MetricFamilySnapshot {
+  name: string;
+  help: string;
+  type: 'counter' | 'gauge' | 'histogram' | 'summary';
+  aggregator: ClusterAggregate | 'omit';
+  values: { value: number; labels: Record<string, string | number>; metricName?: string }[];
+}
+
+/** Metrics whose current values can be taken as data, to be sent to the cluster primary. */
+export interface SnapshotMetrics extends Metrics {
+  /** Every instrument's values now, process metrics included; never rejects for our own instruments. */
+  snapshot(): Promise<MetricFamilySnapshot[]>;
 }
 
 export type Labels<L extends string> = Readonly<Record<L, string>>;

@@ -1,6 +1,6 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { LATENCY_BUCKETS_SECONDS } from './metrics.js';
-import type { BoundCounter, BoundHistogram, Counter, Gauge, Histogram, InstrumentDef, Labels, Metrics } from './metrics.js';
+import type { BoundCounter, BoundHistogram, Counter, Gauge, Histogram, InstrumentDef, Labels, MetricFamilySnapshot, SnapshotMetrics } from './metrics.js';
 
 /**
  * Prometheus metrics. Our own instruments are plain numeric cells, one per label combination,
@@ -9,14 +9,15 @@ import type { BoundCounter, BoundHistogram, Counter, Gauge, Histogram, Instrumen
  * which showed up in request profiles.) prom-client still supplies the process metrics (CPU,
  * memory, event-loop lag, GC) on a registry of its own, never the global one, so several apps in
  * one process (tests) do not collide. Declaring a name twice returns the first instrument.
+ * `snapshot` gives the same values as data, for the cluster primary to add up (`cluster.ts`).
  */
-export const createPrometheusMetrics = (opts: { processMetrics?: boolean } = {}): Metrics => {
+export const createPrometheusMetrics = (opts: { processMetrics?: boolean } = {}): SnapshotMetrics => {
   const registry = new Registry();
   const processMetrics = opts.processMetrics ?? true;
   if (processMetrics) collectDefaultMetrics({ register: registry, prefix: 'openbid_' });
-  const instruments = new Map<string, { instrument: unknown; render: () => string }>();
+  const instruments = new Map<string, Made<unknown>>();
 
-  const once = <T>(name: string, make: () => { instrument: T; render: () => string }): T => {
+  const once = <T>(name: string, make: () => Made<T>): T => {
     let found = instruments.get(name);
     if (found === undefined) {
       found = make();
@@ -34,12 +35,25 @@ export const createPrometheusMetrics = (opts: { processMetrics?: boolean } = {})
       const own = [...instruments.values()].map((i) => i.render()).join('');
       return { contentType: registry.contentType, body: own + (processMetrics ? await registry.metrics() : '') };
     },
+    snapshot: async () => {
+      const own = [...instruments.values()].map((i) => i.snapshot());
+      if (!processMetrics) return own;
+      // prom-client's MetricType enum holds the same strings as our union.
+      return [...own, ...((await registry.getMetricsAsJSON()) as unknown as MetricFamilySnapshot[])];
+    },
   };
 };
 
+/** An instrument with its text and data renderings. */
+interface Made<T> {
+  instrument: T;
+  render: () => string;
+  snapshot: () => MetricFamilySnapshot;
+}
+
 /** Cells keyed by their label values, in label-name order. */
 const cellsFor = <L extends string, C>(def: InstrumentDef<L>, make: () => C) => {
-  const cells = new Map<string, { labels: string; cell: C }>();
+  const cells = new Map<string, { labels: string; values: Record<string, string>; cell: C }>();
   return {
     cells,
     get: (labels: Labels<L>): C => {
@@ -48,7 +62,8 @@ const cellsFor = <L extends string, C>(def: InstrumentDef<L>, make: () => C) => 
       for (const n of def.labelNames) key += `${labels[n]}\u0000`;
       let entry = cells.get(key);
       if (entry === undefined) {
-        entry = { labels: def.labelNames.map((n) => `${n}="${escapeLabel(labels[n])}"`).join(','), cell: make() };
+        const values = Object.fromEntries(def.labelNames.map((n) => [n, labels[n]]));
+        entry = { labels: def.labelNames.map((n) => `${n}="${escapeLabel(labels[n])}"`).join(','), values, cell: make() };
         cells.set(key, entry);
       }
       return entry.cell;
@@ -58,7 +73,7 @@ const cellsFor = <L extends string, C>(def: InstrumentDef<L>, make: () => C) => 
 
 const header = (name: string, help: string, type: string): string => `# HELP ${name} ${help.replaceAll('\\', '\\\\').replaceAll('\n', '\\n')}\n# TYPE ${name} ${type}\n`;
 
-const makeScalar = <L extends string>(def: InstrumentDef<L>, type: 'counter' | 'gauge') => {
+const makeScalar = <L extends string>(def: InstrumentDef<L>, type: 'counter' | 'gauge'): Made<Gauge<L> & Counter<L>> => {
   const { cells, get } = cellsFor(def, () => ({ value: 0 }));
   const instrument = {
     inc: (labels: Labels<L>, value = 1) => void (get(labels).value += value),
@@ -74,10 +89,17 @@ const makeScalar = <L extends string>(def: InstrumentDef<L>, type: 'counter' | '
     for (const { labels, cell } of cells.values()) out += `${def.name}${labels ? `{${labels}}` : ''} ${formatNumber(cell.value)}\n`;
     return out;
   };
-  return { instrument, render };
+  const snapshot = (): MetricFamilySnapshot => ({
+    name: def.name,
+    help: def.help,
+    type,
+    aggregator: type === 'gauge' ? (def.clusterAggregate ?? 'sum') : 'sum',
+    values: [...cells.values()].map(({ values, cell }) => ({ value: cell.value, labels: values })),
+  });
+  return { instrument, render, snapshot };
 };
 
-const makeHistogram = <L extends string>(def: InstrumentDef<L>, buckets: readonly number[]) => {
+const makeHistogram = <L extends string>(def: InstrumentDef<L>, buckets: readonly number[]): Made<Histogram<L>> => {
   const bounds = [...buckets].sort((a, b) => a - b);
   const { cells, get } = cellsFor(def, () => ({ counts: new Float64Array(bounds.length), sum: 0, count: 0 }));
   const record = (cell: { counts: Float64Array; sum: number; count: number }, value: number): void => {
@@ -113,7 +135,26 @@ const makeHistogram = <L extends string>(def: InstrumentDef<L>, buckets: readonl
     }
     return out;
   };
-  return { instrument, render };
+  // prom-client's own shape: numeric `le` for finite bounds, '+Inf' for the last.
+  const snapshot = (): MetricFamilySnapshot => ({
+    name: def.name,
+    help: def.help,
+    type: 'histogram',
+    aggregator: 'sum',
+    values: [...cells.values()].flatMap(({ values, cell }) => {
+      let cumulative = 0;
+      return [
+        ...bounds.map((le, i) => {
+          cumulative += cell.counts[i] as number;
+          return { value: cumulative, labels: { le, ...values }, metricName: `${def.name}_bucket` };
+        }),
+        { value: cell.count, labels: { le: '+Inf', ...values }, metricName: `${def.name}_bucket` },
+        { value: cell.sum, labels: values, metricName: `${def.name}_sum` },
+        { value: cell.count, labels: values, metricName: `${def.name}_count` },
+      ];
+    }),
+  });
+  return { instrument, render, snapshot };
 };
 
 const escapeLabel = (v: string): string => v.replaceAll('\\', '\\\\').replaceAll('"', '\\"').replaceAll('\n', '\\n');
