@@ -1,6 +1,7 @@
 import type { AdapterModule } from './adapter.js';
 import { adfAdapter } from './adf/index.js';
 import { appnexusAdapter } from './appnexus/index.js';
+import { criteoAdapter } from './criteo/index.js';
 import { genericAdapter } from './generic/index.js';
 import { medianetAdapter } from './medianet/index.js';
 import { openxAdapter } from './openx/index.js';
@@ -18,6 +19,7 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = Object.
   adf: adfAdapter,
   adform: { ...adfAdapter, info: { ...adfAdapter.info, aliasOf: 'adf' } },
   appnexus: appnexusAdapter,
+  criteo: criteoAdapter,
   generic: genericAdapter,
   medianet: medianetAdapter,
   openx: openxAdapter,
