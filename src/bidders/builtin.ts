@@ -6,6 +6,7 @@ import { genericAdapter } from './generic/index.js';
 import { medianetAdapter } from './medianet/index.js';
 import { openxAdapter } from './openx/index.js';
 import { pubmaticAdapter } from './pubmatic/index.js';
+import { sharethroughAdapter } from './sharethrough/index.js';
 import { sovrnAdapter } from './sovrn/index.js';
 import { tripleliftAdapter } from './triplelift/index.js';
 
@@ -24,6 +25,7 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = Object.
   medianet: medianetAdapter,
   openx: openxAdapter,
   pubmatic: pubmaticAdapter,
+  sharethrough: sharethroughAdapter,
   sovrn: sovrnAdapter,
   triplelift: tripleliftAdapter,
 });
