@@ -1,10 +1,12 @@
 import type { AdapterModule } from './adapter.js';
 import { adfAdapter } from './adf/index.js';
 import { appnexusAdapter } from './appnexus/index.js';
+import { criteoAdapter } from './criteo/index.js';
 import { genericAdapter } from './generic/index.js';
 import { medianetAdapter } from './medianet/index.js';
 import { openxAdapter } from './openx/index.js';
 import { pubmaticAdapter } from './pubmatic/index.js';
+import { sharethroughAdapter } from './sharethrough/index.js';
 import { sovrnAdapter } from './sovrn/index.js';
 import { tripleliftAdapter } from './triplelift/index.js';
 
@@ -18,10 +20,12 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = Object.
   adf: adfAdapter,
   adform: { ...adfAdapter, info: { ...adfAdapter.info, aliasOf: 'adf' } },
   appnexus: appnexusAdapter,
+  criteo: criteoAdapter,
   generic: genericAdapter,
   medianet: medianetAdapter,
   openx: openxAdapter,
   pubmatic: pubmaticAdapter,
+  sharethrough: sharethroughAdapter,
   sovrn: sovrnAdapter,
   triplelift: tripleliftAdapter,
 });
