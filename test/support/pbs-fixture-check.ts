@@ -222,7 +222,7 @@ export const checkPbsFixture = (module: AdapterModule, fixture: PbsFixture, opti
     answers.push({
       currency: answer.currency,
       bids: answer.bids.map(bidAsGo),
-      ...(answer.fledgeAuctionConfigs !== undefined ? { fledge: answer.fledgeAuctionConfigs.map((c) => ({ impid: c.impId, ...(c.bidder !== undefined ? { bidder: c.bidder } : {}), config: c.config })) } : {}),
+      ...(answer.fledgeAuctionConfigs !== undefined ? { fledge: answer.fledgeAuctionConfigs.map((c) => ({ impid: c.impId, config: c.config })) } : {}),
     });
   });
   checkErrors(result, 'makeBids errors', bidErrors, fixture.expectedMakeBidsErrors);
