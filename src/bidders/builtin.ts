@@ -1,4 +1,5 @@
 import type { AdapterModule } from './adapter.js';
+import { thirtyThreeAcrossAdapter } from './33across/index.js';
 import { adfAdapter } from './adf/index.js';
 import { appnexusAdapter } from './appnexus/index.js';
 import { genericAdapter } from './generic/index.js';
@@ -16,6 +17,7 @@ import { tripleliftAdapter } from './triplelift/index.js';
  * A null-prototype record, so `constructor` or `__proto__` is never an adapter.
  */
 export const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = Object.assign(Object.create(null) as Record<string, AdapterModule>, {
+  '33across': thirtyThreeAcrossAdapter,
   adf: adfAdapter,
   adform: { ...adfAdapter, info: { ...adfAdapter.info, aliasOf: 'adf' } },
   appnexus: appnexusAdapter,
