@@ -1,4 +1,5 @@
 import type { AdapterModule } from './adapter.js';
+import { thirtyThreeAcrossAdapter } from './33across/index.js';
 import { adfAdapter } from './adf/index.js';
 import { appnexusAdapter } from './appnexus/index.js';
 import { criteoAdapter } from './criteo/index.js';
@@ -7,6 +8,7 @@ import { medianetAdapter } from './medianet/index.js';
 import { openxAdapter } from './openx/index.js';
 import { pubmaticAdapter } from './pubmatic/index.js';
 import { sharethroughAdapter } from './sharethrough/index.js';
+import { smartadserverAdapter } from './smartadserver/index.js';
 import { sovrnAdapter } from './sovrn/index.js';
 import { tripleliftAdapter } from './triplelift/index.js';
 
@@ -17,6 +19,7 @@ import { tripleliftAdapter } from './triplelift/index.js';
  * A null-prototype record, so `constructor` or `__proto__` is never an adapter.
  */
 export const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = Object.assign(Object.create(null) as Record<string, AdapterModule>, {
+  '33across': thirtyThreeAcrossAdapter,
   adf: adfAdapter,
   adform: { ...adfAdapter, info: { ...adfAdapter.info, aliasOf: 'adf' } },
   appnexus: appnexusAdapter,
@@ -26,6 +29,7 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = Object.
   openx: openxAdapter,
   pubmatic: pubmaticAdapter,
   sharethrough: sharethroughAdapter,
+  smartadserver: smartadserverAdapter,
   sovrn: sovrnAdapter,
   triplelift: tripleliftAdapter,
 });
