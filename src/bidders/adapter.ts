@@ -62,8 +62,6 @@ export interface TypedBid {
 export interface FledgeAuctionConfig {
   readonly impId: string;
   readonly config: unknown;
-  /** The bidder the adapter names in it, where Prebid Server's does (the exchange names the bidder anyway). */
-  readonly bidder?: string;
 }
 
 /** The bids of one answer, in their currency (ISO 4217; the exchange converts). */

@@ -99,5 +99,5 @@ export const makeBids = (request: BidRequest, response: ResponseData): AdapterBi
   if ('answer' in decoded) return decoded.answer;
   // Every bid is kept: a null one (empty in Go) is dropped later by the exchange for its missing id.
   const read = readBids(decoded.body, (bid) => typedBid(bid, request.imp));
-  return withFledgeConfigs(read, fledgeConfigsInExt(decoded.body.ext, 'openx'), answerCurrency(decoded.body));
+  return withFledgeConfigs(read, fledgeConfigsInExt(decoded.body.ext), answerCurrency(decoded.body));
 };
