@@ -2,6 +2,7 @@ import type { AdapterModule } from './adapter.js';
 import { adfAdapter } from './adf/index.js';
 import { appnexusAdapter } from './appnexus/index.js';
 import { genericAdapter } from './generic/index.js';
+import { ixAdapter } from './ix/index.js';
 import { medianetAdapter } from './medianet/index.js';
 import { openxAdapter } from './openx/index.js';
 import { pubmaticAdapter } from './pubmatic/index.js';
@@ -19,6 +20,7 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = Object.
   adform: { ...adfAdapter, info: { ...adfAdapter.info, aliasOf: 'adf' } },
   appnexus: appnexusAdapter,
   generic: genericAdapter,
+  ix: ixAdapter,
   medianet: medianetAdapter,
   openx: openxAdapter,
   pubmatic: pubmaticAdapter,
