@@ -94,6 +94,10 @@ describe('ix native trackers', () => {
       assert.equal(withMergedImpTrackers(adm), adm);
     }
   });
+  it('drops keys the native response does not define, __proto__ included, and always writes link', () => {
+    const out = withMergedImpTrackers('{"__proto__":{"x":1},"eventtrackers":[{"event":1,"method":1,"url":"p"}]}');
+    assert.equal(out, '{"link":{"url":""},"imptrackers":["p"],"eventtrackers":[{"event":1,"method":1,"url":"p"}]}');
+  });
   it('writes the line separators Go escapes', () => {
     const out = withMergedImpTrackers('{"link":{"url":"u\u2028"},"eventtrackers":[{"event":1,"method":1,"url":"p"}]}');
     assert.equal(out, '{"link":{"url":"u\\u2028"},"imptrackers":["p"],"eventtrackers":[{"event":1,"method":1,"url":"p"}]}');

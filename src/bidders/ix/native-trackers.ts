@@ -1,3 +1,4 @@
+import { nullProtoRecord, setOwn } from '../../core/own-keys.js';
 import { goKeyCompare } from '../go-text.js';
 import { isAbsent, isObject } from '../json-guards.js';
 import { fitsGoInt, fitsGoSlice, fitsGoString, goField } from './go-fields.js';
@@ -151,9 +152,9 @@ const parse = (text: string): unknown => {
 
 /** The response as Go writes it once `imptrackers` is the merged list (left out when empty). */
 const withImpTrackers = (native: Json): Json => {
-  const merged: Json = {};
+  const merged = nullProtoRecord<unknown>();
   // Every spelling of the field goes, so the merged list is the one the encoder reads.
-  for (const [key, value] of Object.entries(native)) if (goField({ [key]: true }, 'imptrackers') === undefined) merged[key] = value;
+  for (const [key, value] of Object.entries(native)) if (goField({ [key]: true }, 'imptrackers') === undefined) setOwn(merged, key, value);
   merged.imptrackers = mergedImpTrackers(native);
   return encodeResponse(merged);
 };
