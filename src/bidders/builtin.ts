@@ -4,6 +4,7 @@ import { adfAdapter } from './adf/index.js';
 import { appnexusAdapter } from './appnexus/index.js';
 import { criteoAdapter } from './criteo/index.js';
 import { genericAdapter } from './generic/index.js';
+import { ixAdapter } from './ix/index.js';
 import { medianetAdapter } from './medianet/index.js';
 import { openxAdapter } from './openx/index.js';
 import { pubmaticAdapter } from './pubmatic/index.js';
@@ -25,6 +26,7 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = Object.
   appnexus: appnexusAdapter,
   criteo: criteoAdapter,
   generic: genericAdapter,
+  ix: ixAdapter,
   medianet: medianetAdapter,
   openx: openxAdapter,
   pubmatic: pubmaticAdapter,

@@ -162,6 +162,21 @@ const bidAsGo = (typed: TypedBid): PbsExpectedBid => ({
   ...(typed.video !== undefined ? { video: { duration: typed.video.duration ?? 0, primary_category: typed.video.primaryCategory ?? '' } } : {}),
 });
 
+const FIXTURE_KEYS = ['mockBidRequest', 'httpCalls', 'expectedBidResponses', 'expectedMakeRequestsErrors', 'expectedMakeBidsErrors'] as const;
+
+/**
+ * The fixture with its top-level keys spelled as {@link PbsFixture} names them: Go's JSON decoder
+ * matches field names in any case (some upstream fixtures write `httpcalls`), the last one winning.
+ */
+const withGoKeys = (fixture: PbsFixture): PbsFixture => {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fixture)) {
+    const known = FIXTURE_KEYS.find((k) => k.toLowerCase() === key.toLowerCase());
+    out[known ?? key] = value;
+  }
+  return out as unknown as PbsFixture;
+};
+
 /**
  * Checks an adapter against one Prebid Server fixture as its Go runner does: calls matched in any
  * order (URI, headers when listed, imp ids, JSON body), errors in number and order, each answer's
@@ -172,7 +187,8 @@ const bidAsGo = (typed: TypedBid): PbsExpectedBid => ({
  * error, and any other status but 200 is one error the exchange words (so only its place in the
  * list is checked); an expected answer with no bids may be no answer.
  */
-export const checkPbsFixture = (module: AdapterModule, fixture: PbsFixture, options: PbsCheckOptions): PbsCheckResult => {
+export const checkPbsFixture = (module: AdapterModule, given: PbsFixture, options: PbsCheckOptions): PbsCheckResult => {
+  const fixture = withGoKeys(given);
   const result: PbsCheckResult = { problems: [], wording: [] };
   const { problems } = result;
   const request = structuredClone(fixture.mockBidRequest);
