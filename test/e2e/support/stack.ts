@@ -14,8 +14,10 @@ import { buildPrebidBundle } from './prebid-bundle.js';
 import { makeTestCertificate, startTlsProxy } from './tls-proxy.js';
 
 export interface StackOptions {
-  /** Bidder code → how its mock bidder answers; each runs openbid's `generic` adapter. */
+  /** Bidder code → how its mock bidder answers; each runs openbid's `generic` adapter unless `adapterOf` names another. */
   readonly bidders: Record<string, MockBidderSpec>;
+  /** Bidder code → the built-in adapter it runs instead of `generic` (its endpoint is still the mock's). */
+  readonly adapterOf?: Record<string, string>;
   /** Stored requests (AMP `tag_id` → OpenRTB request) openbid reads from its folder. */
   readonly storedRequests?: Record<string, unknown>;
   /**
@@ -111,7 +113,7 @@ export const startStack = async (options: StackOptions): Promise<Stack> => {
           adapters: Object.fromEntries(
             Object.entries(bidders).map(([code, b]) => {
               const uid = options.userSync?.[code];
-              return [code, { adapter: 'generic', endpoint: b.url, ...(uid === undefined ? {} : { usersync: bidderUserSync(code, uid, bidderSyncOrigin) }) }];
+              return [code, { adapter: options.adapterOf?.[code] ?? 'generic', endpoint: b.url, ...(uid === undefined ? {} : { usersync: bidderUserSync(code, uid, bidderSyncOrigin) }) }];
             }),
           ),
           stored_requests: { filesystem: { directory: storedDir } },
