@@ -5,6 +5,7 @@ import { genericAdapter } from './generic/index.js';
 import { medianetAdapter } from './medianet/index.js';
 import { openxAdapter } from './openx/index.js';
 import { pubmaticAdapter } from './pubmatic/index.js';
+import { rubiconAdapter } from './rubicon/index.js';
 import { sovrnAdapter } from './sovrn/index.js';
 import { tripleliftAdapter } from './triplelift/index.js';
 
@@ -22,6 +23,7 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = Object.
   medianet: medianetAdapter,
   openx: openxAdapter,
   pubmatic: pubmaticAdapter,
+  rubicon: rubiconAdapter,
   sovrn: sovrnAdapter,
   triplelift: tripleliftAdapter,
 });
