@@ -46,8 +46,8 @@ export const convertUpTo26 = (request: BidRequest): { request: BidRequest } | { 
   const sourceExt = extOf(request.source?.ext);
   const schain = request.source?.schain ?? sourceExt.schain ?? reqExt.schain;
   if (!isAbsent(reqExt.schain)) out.ext = without(reqExt, 'schain');
-  if (!isAbsent(schain) || request.source !== undefined) {
-    const source = { ...(request.source ?? {}) };
+  if (!isAbsent(schain) || isObject(request.source)) {
+    const source = { ...(isObject(request.source) ? request.source : {}) };
     if (!isAbsent(sourceExt.schain)) source.ext = without(sourceExt, 'schain');
     if (!isAbsent(schain)) source.schain = schain as NonNullable<typeof source.schain>;
     out.source = source;

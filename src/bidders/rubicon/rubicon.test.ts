@@ -77,6 +77,15 @@ describe('rubicon request pieces', () => {
     assert.equal(made.requests[0]?.headers.Authorization, 'Basic Og==');
     assert.equal(made.requests[0]?.uri, 'http://127.0.0.1:9/x?tk_xint=');
   });
+  it('never throws for odd shapes, and reports the imps it cannot send', () => {
+    const odd = [null, 'x', 5, [], {}, { ext: null }, { rp: { target: 'no' } }];
+    for (const v of odd) {
+      const request = JSON.parse(JSON.stringify({ id: 'r', site: v, app: v, user: v, device: v, regs: v, source: v, imp: [{ id: 'i', banner: v, video: v, native: v, ext: { bidder: { accountId: 1, siteId: 2, zoneId: 3, inventory: v }, data: v, rp: v } }] })) as Parameters<typeof makeRequests>[0];
+      const made = makeRequests(request, context());
+      assert.equal(made.requests.length + made.errors.length > 0, true, JSON.stringify(v));
+      for (const call of made.requests) rubiconAdapter.adapter.makeBids(request, call, { status: 200, headers: {}, body: JSON.stringify({ seatbid: [{ buyer: '1', seat: 's', bid: [{ impid: 'i', price: 1, ext: v }] }, null] }) });
+    }
+  });
   it('does not change the request it is given', () => {
     const request = { id: 'r', user: { ext: { consent: 'c' } }, regs: { ext: { gdpr: 1 } }, site: { page: 'p' }, imp: [{ id: 'i', banner: { w: 1, h: 1 }, ext: { bidder: { accountId: 1, siteId: 2, zoneId: 3 } } }] };
     const copy = structuredClone(request);
