@@ -35,15 +35,16 @@ export const endpointWithTracker = (endpoint: string, tracker: string): string =
   return withGoQueryParam(endpoint, 'tk_xint', tracker, 'add');
 };
 
-/** The headers of every call: JSON, Prebid Server's user agent, and Basic auth with the host's XAPI credentials. */
+/**
+ * The headers of every call: JSON, Prebid Server's user agent, and Basic auth with the host's
+ * XAPI credentials. Without `adapters.rubicon.xapi` no credentials are sent (as the
+ * configuration promises; Prebid Server would send empty ones).
+ */
 export const rubiconHeaders = (context: RequestContext): Record<string, string> => {
-  const { username = '', password = '' } = context.host.xapi ?? {};
-  return {
-    'Content-Type': 'application/json;charset=utf-8',
-    Accept: 'application/json',
-    'User-Agent': 'prebid-server/1.0',
-    Authorization: `Basic ${Buffer.from(`${username}:${password}`, 'utf8').toString('base64')}`,
-  };
+  const headers: Record<string, string> = { 'Content-Type': 'application/json;charset=utf-8', Accept: 'application/json', 'User-Agent': 'prebid-server/1.0' };
+  const xapi = context.host.xapi;
+  if (xapi !== undefined) headers.Authorization = `Basic ${Buffer.from(`${xapi.username}:${xapi.password}`, 'utf8').toString('base64')}`;
+  return headers;
 };
 
 /** One imp's request body, or why it cannot go. `request` is the converted (OpenRTB 2.6) request. */
@@ -96,7 +97,9 @@ export const makeRequests = (request: BidRequest, context: RequestContext): { re
     if ('error' in ext) errors.push(badInput(ext.error));
     else for (const part of splitImp(imp, ext.bidder.bidOnMultiformat)) prepared.push([part, ext]);
   }
-  const uri = endpointWithTracker(context.endpoint, context.host.xapi?.tracker ?? '');
+  // No host XAPI settings, no tracker: the endpoint goes as configured.
+  const xapi = context.host.xapi;
+  const uri = xapi === undefined ? context.endpoint : endpointWithTracker(context.endpoint, xapi.tracker);
   const headers = rubiconHeaders(context);
   const requests: RequestData[] = [];
   for (const [imp, ext] of prepared) {

@@ -71,10 +71,17 @@ describe('rubicon request pieces', () => {
     assert.equal(endpointWithTracker('https://h.example/a?z=1&b=2', 't k'), 'https://h.example/a?b=2&tk_xint=t+k&z=1');
     assert.equal(endpointWithTracker('https://h.example/a', ''), 'https://h.example/a?tk_xint=');
   });
-  it('sends empty Basic credentials and login when the host set no XAPI', () => {
+  it('sends no credentials nor tracker when the host set no XAPI, an empty login in the target', () => {
     const made = makeRequests({ id: 'r', site: {}, imp: [{ id: 'i', banner: { w: 1, h: 1 }, ext: { bidder: { accountId: 1, siteId: 2, zoneId: 3 } } }] }, context());
     assert.deepEqual(made.errors, []);
-    assert.equal(made.requests[0]?.headers.Authorization, 'Basic Og==');
+    assert.equal(made.requests[0]?.headers.Authorization, undefined);
+    assert.equal(made.requests[0]?.uri, 'http://127.0.0.1:9/x');
+    assert.match(made.requests[0]?.body ?? '', /"pbs_login":""/);
+  });
+  it('sends Basic credentials and the tracker, even an empty one, once the host sets XAPI', () => {
+    const host = { ...TEST_ADAPTER_HOST, xapi: { username: 'u', password: '', tracker: '' } };
+    const made = makeRequests({ id: 'r', site: {}, imp: [{ id: 'i', banner: { w: 1, h: 1 }, ext: { bidder: { accountId: 1, siteId: 2, zoneId: 3 } } }] }, context({ host }));
+    assert.equal(made.requests[0]?.headers.Authorization, 'Basic dTo=');
     assert.equal(made.requests[0]?.uri, 'http://127.0.0.1:9/x?tk_xint=');
   });
   it('never throws for odd shapes, and reports the imps it cannot send', () => {
