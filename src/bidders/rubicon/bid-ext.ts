@@ -1,8 +1,8 @@
 import { isAbsent, isObject } from '../json-guards.js';
 
 // The members Go's structs for `ext.prebid` and `ext.prebid.meta` know; the others do not survive.
-const PREBID_KEYS = ['cache', 'dealpriority', 'dealtiersatisfied', 'meta', 'targeting', 'targetbiddercode', 'type', 'video', 'events', 'bidid', 'passthrough', 'floors'];
-const META_KEYS = [
+const PREBID_KEYS: readonly string[] = ['cache', 'dealpriority', 'dealtiersatisfied', 'meta', 'targeting', 'targetbiddercode', 'type', 'video', 'events', 'bidid', 'passthrough', 'floors'];
+const META_KEYS: readonly string[] = [
   'adaptercode', 'advertiserDomains', 'advertiserId', 'advertiserName', 'agencyId', 'agencyName', 'brandId', 'brandName', 'dchain',
   'demandSource', 'mediaType', 'networkId', 'networkName', 'primaryCatId', 'rendererName', 'rendererVersion', 'rendererData',
   'rendererUrl', 'secondaryCatIds', 'seat',

@@ -9,7 +9,7 @@ import { isVideoImp } from './imp.js';
 import { sentImp } from './make-requests.js';
 
 // The members of Go's `openrtb2.Bid`: a bid is rewritten through it, so others (`adm_native`) go.
-const BID_KEYS = [
+const BID_KEYS: readonly string[] = [
   'id', 'impid', 'price', 'nurl', 'burl', 'lurl', 'adm', 'adid', 'adomain', 'bundle', 'iurl', 'cid', 'crid', 'tactic', 'cattax', 'cat',
   'attr', 'apis', 'api', 'protocol', 'qagmediarating', 'language', 'langb', 'dealid', 'w', 'h', 'wratio', 'hratio', 'exp', 'dur',
   'mtype', 'slotinpod', 'ext',
