@@ -8,6 +8,7 @@ import { ixAdapter } from './ix/index.js';
 import { medianetAdapter } from './medianet/index.js';
 import { openxAdapter } from './openx/index.js';
 import { pubmaticAdapter } from './pubmatic/index.js';
+import { rubiconAdapter } from './rubicon/index.js';
 import { sharethroughAdapter } from './sharethrough/index.js';
 import { smartadserverAdapter } from './smartadserver/index.js';
 import { sovrnAdapter } from './sovrn/index.js';
@@ -30,6 +31,7 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = Object.
   medianet: medianetAdapter,
   openx: openxAdapter,
   pubmatic: pubmaticAdapter,
+  rubicon: rubiconAdapter,
   sharethrough: sharethroughAdapter,
   smartadserver: smartadserverAdapter,
   sovrn: sovrnAdapter,
