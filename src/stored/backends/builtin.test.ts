@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { silentLogger } from '../../core/logger.js';
-import { BUILTIN_STORED_BACKENDS, findStoredBackend } from './builtin.js';
+import { PROTOTYPE_KEYS } from '../../../test/support/prototype-keys.js';
+import { BUILTIN_STORED_BACKENDS } from './builtin.js';
+import { nothingFound } from '../stored-request-fetcher.js';
 import { createStoredDataSources } from './stored-data.js';
 import type { SourceName, StoredDataOptions } from './stored-data.js';
 
-const options = (order: readonly string[], requestsDir = ''): StoredDataOptions => ({
+const options = (order: readonly string[], requestsDir = '', postgresAccounts = false): StoredDataOptions => ({
   storedRequests: {
     filesystem: { directory: requestsDir },
     postgres: { connection_string: '', pool_size: 1, timeout_ms: 100 },
@@ -19,18 +21,18 @@ const options = (order: readonly string[], requestsDir = ''): StoredDataOptions 
     max_id_length: 256,
   },
   storedImps: { filesystem: { directory: '' } },
-  accounts: { by_id: {}, filesystem: { directory: '' }, postgres: { enabled: false }, http: { endpoint: '', timeout_ms: 100 } },
+  accounts: { by_id: {}, filesystem: { directory: '' }, postgres: { enabled: postgresAccounts }, http: { endpoint: '', timeout_ms: 100 } },
   logger: silentLogger,
 });
 
 describe('built-in stored data sources', () => {
   it('has one factory per name stored_requests.order accepts', () => {
     assert.deepEqual(Object.keys(BUILTIN_STORED_BACKENDS).sort(), ['filesystem', 'http', 'postgres']);
-    for (const name of ['filesystem', 'postgres', 'http']) assert.equal(typeof findStoredBackend(name), 'function', name);
+    for (const factory of Object.values(BUILTIN_STORED_BACKENDS)) assert.equal(typeof factory, 'function');
   });
 
   it("knows no source by Object's own names", () => {
-    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', '']) assert.equal(findStoredBackend(name), undefined, name);
+    for (const name of PROTOTYPE_KEYS) assert.equal((BUILTIN_STORED_BACKENDS as Readonly<Record<string, unknown>>)[name], undefined, name);
   });
 
   it('refuses an order naming no source, rather than taking it for another', async () => {
@@ -51,5 +53,18 @@ describe('built-in stored data sources', () => {
       await withFiles.close();
       await withoutFiles.close();
     }
+  });
+
+  it('closes the sources it opened when a later one refuses its configuration', async () => {
+    const closed: string[] = [];
+    const backends = {
+      first: async () => ({ storedRequests: { fetchRequests: async (r: readonly string[], i: readonly string[]) => nothingFound(r, i) }, close: async () => void closed.push('first') }),
+      refusing: async () => {
+        throw new Error('refusing.key needs another key');
+      },
+      never: async () => ({ close: async () => void closed.push('never') }),
+    };
+    await assert.rejects(createStoredDataSources({ ...options(['first', 'refusing', 'never']), backends }), /refusing\.key needs another key/);
+    assert.deepEqual(closed, ['first']);
   });
 });

@@ -14,6 +14,3 @@ export const BUILTIN_STORED_BACKENDS: Readonly<Record<SourceName, StoredBackendF
   http: httpBackend,
 });
 
-/** The factory for `name`, or undefined when no built-in source has that name (own entries only). */
-export const findStoredBackend = (name: string): StoredBackendFactory | undefined =>
-  (BUILTIN_STORED_BACKENDS as Readonly<Record<string, StoredBackendFactory | undefined>>)[name];

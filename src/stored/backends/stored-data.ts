@@ -9,9 +9,9 @@ import type { ChainLink } from '../fetcher-chain.js';
 import { limitAccountIds, limitStoredRequestIds } from '../id-limit.js';
 import { nothingFound } from '../stored-request-fetcher.js';
 import type { StoredRequestFetcher } from '../stored-request-fetcher.js';
-import { findStoredBackend } from './builtin.js';
+import { BUILTIN_STORED_BACKENDS } from './builtin.js';
 import { createConfigAccountFetcher } from './config-accounts.js';
-import type { StoredBackendDeps, StoredDataSections } from './stored-backend.js';
+import type { StoredBackendDeps, StoredBackendFactory, StoredDataSections } from './stored-backend.js';
 
 export type { PostgresSlice, SourceName } from './stored-backend.js';
 export { migrateStoredData } from './postgres-backend.js';
@@ -27,6 +27,8 @@ export interface StoredDataOptions extends StoredDataSections {
   readonly clock?: Clock;
   /** See `StoredBackendDeps.impsDirectoryIsDefault`. */
   readonly impsDirectoryIsDefault?: boolean;
+  /** Sources by the name `order` uses: the built-in ones (`builtin.ts`) unless a test gives others. */
+  readonly backends?: Readonly<Record<string, StoredBackendFactory>>;
 }
 
 export interface StoredDataSources {
@@ -62,9 +64,11 @@ export const createStoredDataSources = async (opts: StoredDataOptions): Promise<
 
   const requestLinks: ChainLink<StoredRequestFetcher>[] = [];
   const accountLinks: ChainLink<AccountFetcher>[] = [];
+  const backends = opts.backends ?? BUILTIN_STORED_BACKENDS;
   try {
     for (const name of sr.order) {
-      const open = findStoredBackend(name);
+      // Own entries only: a registry given as a plain object must not answer `constructor` either.
+      const open = Object.hasOwn(backends, name) ? backends[name] : undefined;
       if (open === undefined) throw new Error(`stored_requests.order: no stored data source is named "${name}"`);
       const source = await open(opts, deps);
       if (source.close !== undefined) closers.push(source.close);
