@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
-import type { AnalyticsModule } from './analytics/analytics-module.js';
-import { createFileModule } from './analytics/modules/file/file-module.js';
-import { createLogModule } from './analytics/modules/log/log-module.js';
-import { createAnalyticsRunner, recordCounters } from './analytics/runner.js';
+import { openAnalyticsModules } from './analytics/module-factory.js';
+import { BUILTIN_ANALYTICS_MODULES } from './analytics/modules/builtin.js';
+import { createAnalyticsRunner } from './analytics/runner.js';
 import { createAuctionMetrics } from './auction/auction-metrics.js';
 import { createUndiciBidderHttp } from './auction/backends/undici-bidder-http.js';
 import { createServerRatesFromConfig } from './auction/backends/server-rates-setup.js';
@@ -145,7 +144,8 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     defaults: config.accounts.defaults,
     required: config.accounts.required,
   });
-  const analyticsModules = await createAnalyticsModules(config, logger, metrics);
+  // The modules the configuration turns on, by their key under `analytics` (modules/builtin.ts).
+  const analyticsModules = await openAnalyticsModules(config.analytics, BUILTIN_ANALYTICS_MODULES, { logger, metrics, shutdownTimeoutMs: config.server.shutdown_timeout_ms });
   const analytics = createAnalyticsRunner(analyticsModules, { metrics, logger });
   const events = createEventService({ resolveAccount, analytics, clock, metrics });
   // VAST and bids go to this server's own cache unless auction.cache.url names another.
@@ -383,44 +383,6 @@ const auctionCacheLimits = (config: Config): InternalCacheLimits => ({
   maxSizeBytes: config.auction.cache.max_value_bytes,
   maxTtlSeconds: config.cache.request_limits.max_ttl_seconds,
 });
-
-/** The analytics modules the configuration enables: file (a path), http (an endpoint), log. */
-const createAnalyticsModules = async (config: Config, logger: Logger, metrics: Metrics): Promise<AnalyticsModule[]> => {
-  const modules: AnalyticsModule[] = [];
-  const { file, http, log } = config.analytics;
-  if (file.path !== '') {
-    modules.push(
-      await createFileModule({
-        path: file.path,
-        flushIntervalMs: file.flush_interval_ms,
-        maxBufferBytes: file.max_buffer_bytes,
-        counters: recordCounters(metrics, 'file'),
-        logger: logger.child({ component: 'analytics-file' }),
-      }),
-    );
-  }
-  if (http.endpoint !== '') {
-    // Loaded only when configured, like the Redis client: an HTTP client library is MiBs of heap.
-    const { createHttpModule } = await import('./analytics/modules/http/http-module.js');
-    modules.push(
-      createHttpModule({
-        endpoint: http.endpoint,
-        batchSize: http.batch_size,
-        flushIntervalMs: http.flush_interval_ms,
-        maxQueueSize: http.max_queue_size,
-        timeoutMs: http.timeout_ms,
-        maxRetries: http.max_retries,
-        retryBackoffMs: http.retry_backoff_ms,
-        // Half the shutdown budget: the rest is for in-flight requests and the stores.
-        closeDeadlineMs: Math.max(100, Math.floor(config.server.shutdown_timeout_ms / 2)),
-        counters: recordCounters(metrics, 'http'),
-        logger: logger.child({ component: 'analytics-http' }),
-      }),
-    );
-  }
-  if (log.enabled) modules.push(createLogModule({ logger: logger.child({ component: 'analytics' }), counters: recordCounters(metrics, 'log') }));
-  return modules;
-};
 
 /** `/optout`: the cookie settings, the host's pages, and a reCAPTCHA check when a secret is configured (its client loaded only then). */
 const createOptOutFromConfig = async (config: Config, clock: Clock): Promise<OptOut> => {
