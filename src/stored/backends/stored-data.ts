@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
 import type { AccountFetcher, AccountSettings } from '../account.js';
-import type { StoredKind } from '../fetcher-cache.js';
+import type { StoredChange, StoredKind } from '../fetcher-cache.js';
 import { createCachedAccountFetcher, createCachedStoredRequestFetcher } from '../fetcher-cache.js';
 import type { Invalidate } from '../fetcher-cache.js';
 import { createAccountChain, createStoredRequestChain } from '../fetcher-chain.js';
@@ -28,10 +28,16 @@ export interface PostgresSlice {
   readonly timeout_ms: number;
 }
 
+/** Seeing changes made in Postgres (postgres-changes.ts); each off when false / 0. */
+export interface PostgresChangesSlice {
+  readonly change_notifications: boolean;
+  readonly change_poll_interval_seconds: number;
+}
+
 export interface StoredDataOptions {
   readonly storedRequests: {
     readonly filesystem: { readonly directory: string };
-    readonly postgres: PostgresSlice;
+    readonly postgres: PostgresSlice & PostgresChangesSlice;
     readonly http: { readonly endpoint: string; readonly timeout_ms: number };
     readonly order: readonly SourceName[];
     readonly cache: { readonly ttl_seconds: number; readonly miss_ttl_seconds: number; readonly max_entries: number; readonly max_bytes: number };
@@ -139,6 +145,17 @@ export const createStoredDataSources = async (opts: StoredDataOptions): Promise<
       ? undefined
       : createCachedAccountFetcher(createAccountChain([{ name: 'config', fetcher: configAccounts }, ...accountLinks], logger.child({ component: 'accounts' })), cacheOptions);
   caches.accounts = accountCache;
+  if (postgres !== undefined) {
+    postgres.watchChanges({
+      onChanges: (changes) => {
+        requestCache?.evictChanged(changes.filter((c) => c.kind !== 'account'));
+        accountCache?.evictChanged(changes.filter((c) => c.kind === 'account'));
+      },
+      onAllChanged: () => {
+        for (const kind of ['request', 'imp', 'account'] as const) onChange(kind, undefined);
+      },
+    });
+  }
   logger.info({ storedRequests: requestLinks.map((l) => l.name), accounts: ['config', ...accountLinks.map((l) => l.name)] }, 'stored data sources');
 
   // The id limit is the entry of every lookup, cached or not: an over-long id reaches nothing.
@@ -151,17 +168,35 @@ export const createStoredDataSources = async (opts: StoredDataOptions): Promise<
   };
 };
 
-const openPostgres = async (slice: PostgresSlice, logger: Logger) => {
+const openPostgres = async (slice: PostgresSlice & PostgresChangesSlice, logger: Logger) => {
   const { createPostgresPool, createPostgresStoredRequestFetcher, createPostgresAccountFetcher } = await import('./postgres.js');
+  const { watchPostgresChanges } = await import('./postgres-changes.js');
   const pool = createPostgresPool({ connectionString: slice.connection_string, poolSize: slice.pool_size, timeoutMs: slice.timeout_ms, logger: logger.child({ component: 'postgres' }) });
   // Not awaited: start-up does not wait for the database; this only says early what is wrong.
   pool.query('SELECT 1 FROM stored_requests, stored_imps, accounts LIMIT 0').catch((err: Error) =>
     logger.warn({ err: { message: err.message } }, 'postgres stored data is not usable yet (is the database up, and migrated with `openbid db migrate`?)'),
   );
+  let watch: { close(): Promise<void> } | undefined;
   return {
     storedRequests: createPostgresStoredRequestFetcher({ pool, timeoutMs: slice.timeout_ms }),
     accounts: createPostgresAccountFetcher({ pool, timeoutMs: slice.timeout_ms }),
-    close: () => pool.end(),
+    /** Once the caches exist: drops what changes in the database from them. */
+    watchChanges: (on: { onChanges: (changes: readonly StoredChange[]) => void; onAllChanged: () => void }): void => {
+      if (!slice.change_notifications && slice.change_poll_interval_seconds === 0) return;
+      watch = watchPostgresChanges({
+        connectionString: slice.connection_string,
+        pool,
+        notifications: slice.change_notifications,
+        pollIntervalMs: slice.change_poll_interval_seconds * 1000,
+        timeoutMs: slice.timeout_ms,
+        logger: logger.child({ component: 'postgres-changes' }),
+        ...on,
+      });
+    },
+    close: async () => {
+      await watch?.close();
+      await pool.end();
+    },
   };
 };
 
