@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { silentLogger } from '../../src/core/logger.js';
-import { migrateStoredData } from '../../src/stored/backends/stored-data.js';
+import { createStoredDataSources, migrateStoredData } from '../../src/stored/backends/stored-data.js';
 import { startPostgres } from '../support/postgres.js';
 import type { PostgresServer } from '../support/postgres.js';
 import { startServerProcess } from '../support/server-process.js';
@@ -148,6 +148,46 @@ describe('Postgres changes reach every instance (two real processes)', () => {
     report('update while the listeners were down', await untilServed(both, 'v4', 5_000));
     for (const s of both) assert.match(s.output(), /postgres change notifications lost/);
     await stop(both);
+  });
+
+  it('in process, from commit to the new version served: 20 updates, median and worst printed, each within the bound', async () => {
+    const sources = await createStoredDataSources({
+      storedRequests: {
+        filesystem: { directory: '' },
+        postgres: { connection_string: db.url, pool_size: 2, timeout_ms: 1_000, change_notifications: true, change_poll_interval_seconds: 0 },
+        http: { endpoint: '', timeout_ms: 100 },
+        order: ['postgres'],
+        cache: { ttl_seconds: 300, miss_ttl_seconds: 300, max_entries: 100, max_bytes: 1024 * 1024 },
+        max_id_length: 256,
+      },
+      storedImps: { filesystem: { directory: '' } },
+      accounts: { by_id: {}, filesystem: { directory: '' }, postgres: { enabled: false }, http: { endpoint: '', timeout_ms: 100 } },
+      logger: silentLogger,
+    });
+    try {
+      const keywords = async (): Promise<string | undefined> => {
+        const text = (await sources.storedRequests.fetchRequests(['tag-1'], [])).requests.get('tag-1');
+        return text === undefined ? undefined : (JSON.parse(text) as { site: { keywords: string } }).site.keywords;
+      };
+      // Listening: a change made now is seen (the first connect drops everything, so wait for it).
+      await setRequest('m-start');
+      const startBy = performance.now() + 10_000;
+      while ((await keywords()) !== 'm-start' && performance.now() < startBy) await new Promise((r) => setTimeout(r, 10));
+      const took: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        assert.equal(await keywords(), i === 0 ? 'm-start' : `m${i - 1}`, 'cached before the change');
+        await setRequest(`m${i}`);
+        const committed = performance.now();
+        for (let probe = 0; probe < PROPAGATION_BOUND_MS && (await keywords()) !== `m${i}`; probe++) await new Promise((r) => setTimeout(r, 1));
+        took.push(performance.now() - committed);
+        assert.equal(await keywords(), `m${i}`, `update ${i} not served ${PROPAGATION_BOUND_MS} probes after its commit`);
+      }
+      took.sort((a, b) => a - b);
+      console.log(`# in process, commit to served: median ${took[10]?.toFixed(2)} ms, worst ${took[19]?.toFixed(2)} ms of 20`);
+      assert.ok((took[19] ?? Infinity) < PROPAGATION_BOUND_MS);
+    } finally {
+      await sources.close();
+    }
   });
 
   it('the poll alone (notifications off) shows a change within its interval', async () => {
