@@ -208,6 +208,8 @@ export const watchPostgresChanges = (opts: PostgresChangeWatchOptions): Postgres
       else for (const r of rows) batcher.add(parseChange(JSON.stringify({ k: r.kind, a: r.account_id, i: r.id })));
       since = result.rows[0]?.now ?? since;
     } catch (err) {
+      // Closing ends the pool under a poll in flight: not worth a warning.
+      if (closed) return;
       if (!pollFailing) logger.warn({ err: { message: (err as Error).message } }, 'postgres change log not readable (is the database migrated with `openbid db migrate`?); retried each poll');
       pollFailing = true;
     }
