@@ -241,6 +241,17 @@ const StoredRequestsSchema = Type.Object(
         pool_size: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
         /** A lookup (waiting for a connection included) fails as a timeout after this long. */
         timeout_ms: Type.Integer({ minimum: 1, default: 200 }),
+        /**
+         * Listen (one dedicated connection per process) for the notifications the trigger of
+         * `openbid db migrate` sends when a stored request, imp or account row changes, and drop
+         * those ids from the cache at once, rather than serve them until `cache.ttl_seconds` runs out.
+         */
+        change_notifications: Type.Boolean({ default: true }),
+        /**
+         * How often the change log the same trigger writes is read, as a safety net for
+         * notifications missed (or turned off); 0 reads it never.
+         */
+        change_poll_interval_seconds: Type.Integer({ minimum: 0, default: 30 }),
       },
       strict,
     ),

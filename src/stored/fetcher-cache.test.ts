@@ -275,3 +275,63 @@ describe('account cache', () => {
     assert.equal(s.asked.length, 3);
   });
 });
+
+describe('evicting changed rows', () => {
+  it("drops a shared row's id under every account, an account's own row only under that account, and nothing else", async () => {
+    const data = new Map([['r:tag', 'v1'], ['r:other', 'o1'], ['i:tag', 'imp1']]);
+    const s = source(data);
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock()));
+    const read = async (accountId?: string) => {
+      const found = await cached.fetchRequests(['tag', 'other'], ['tag'], accountId === undefined ? {} : { accountId });
+      return [found.requests.get('tag'), found.requests.get('other'), found.imps.get('tag')];
+    };
+    for (const a of [undefined, 'pub-1', 'pub-2']) await read(a);
+    assert.equal(s.calls.length, 3);
+    for (const k of ['r:tag', 'r:other', 'i:tag']) data.set(k, `${data.get(k)}+`);
+
+    // pub-1's own row of request `tag` changed: only pub-1's entry of it goes.
+    cached.evictChanged([{ kind: 'request', accountId: 'pub-1', id: 'tag' }]);
+    assert.deepEqual(await read('pub-1'), ['v1+', 'o1', 'imp1']);
+    assert.deepEqual(await read('pub-2'), ['v1', 'o1', 'imp1']);
+    assert.deepEqual(await read(), ['v1', 'o1', 'imp1']);
+
+    // The shared row of imp `tag` changed: every account's entry of imp `tag` goes, not request `tag`.
+    cached.evictChanged([{ kind: 'imp', accountId: '', id: 'tag' }]);
+    for (const a of [undefined, 'pub-1', 'pub-2']) assert.equal((await read(a))[2], 'imp1+');
+    assert.equal((await read('pub-2'))[0], 'v1');
+    assert.equal((await read('pub-2'))[1], 'o1');
+  });
+
+  it('drops a remembered miss too, and does not store what a lookup under way read before the change', async () => {
+    const data = new Map<string, string>();
+    const s = source(data);
+    const cached = createCachedStoredRequestFetcher(s.fetcher, options(clock()));
+    assert.deepEqual((await cached.fetchRequests(['new'], [])).missing, ['new']);
+    data.set('r:new', 'created');
+    cached.evictChanged([{ kind: 'request', accountId: '', id: 'new' }]);
+    assert.equal((await cached.fetchRequests(['new'], [])).requests.get('new'), 'created');
+
+    s.hold();
+    const stale = cached.fetchRequests(['other'], []);
+    data.set('r:other', 'after');
+    cached.evictChanged([{ kind: 'request', accountId: '', id: 'other' }]);
+    s.release();
+    assert.deepEqual((await stale).missing, ['other']);
+    assert.equal((await cached.fetchRequests(['other'], [])).requests.get('other'), 'after');
+  });
+
+  it('drops an account by id, among thousands of changes at once', async () => {
+    const settings: AccountSettings = { auction: { debug_allow: false } };
+    let current: AccountSettings = settings;
+    const asked: string[] = [];
+    const cached = createCachedAccountFetcher({ fetch: (id) => (asked.push(id), current) }, options(clock()));
+    assert.equal(cached.fetch('a'), settings);
+    assert.equal(cached.fetch('b'), settings);
+    current = { events: { enabled: false } };
+    const many = Array.from({ length: 5_000 }, (_, i) => ({ kind: 'account' as const, accountId: '', id: `x${i}` }));
+    cached.evictChanged([...many, { kind: 'account', accountId: '', id: 'a' }, { kind: 'request', accountId: '', id: 'b' }]);
+    assert.equal(cached.fetch('a'), current);
+    assert.equal(cached.fetch('b'), settings);
+    assert.deepEqual(asked, ['a', 'b', 'a']);
+  });
+});

@@ -29,6 +29,21 @@ export interface Invalidate {
 export type StoredKind = 'request' | 'imp' | 'account';
 
 /**
+ * A row of a source that changed (written or deleted). `accountId` '' is a row serving every
+ * account: it may be cached under any account's key, so every one of them is dropped.
+ */
+export interface StoredChange {
+  readonly kind: StoredKind;
+  readonly accountId: string;
+  readonly id: string;
+}
+
+/** Drops what the cache holds for changed rows, in one pass over the cache however many there are. */
+export interface EvictChanged {
+  evictChanged(changes: readonly StoredChange[]): void;
+}
+
+/**
  * The bounded, TTL'd memory in front of the stored data sources. A hot id costs no lookup; lookups
  * of the same id running at the same time share one call to the sources; ids no source has are
  * remembered briefly (`missTtlMs`), so a hot unknown tag does not hit a database per request.
@@ -81,11 +96,24 @@ const accountBytes = (settings: AccountSettings): number => 4 * JSON.stringify(s
 const keyOf = (kind: StoredKind, accountId: string, id: string): string => `${kind}\0${accountId}\0${id}`;
 const matchesId = (kind: StoredKind, id: string | undefined) => (key: string) => key.startsWith(`${kind}\0`) && (id === undefined || key.endsWith(`\0${id}`));
 
+/**
+ * The keys `changes` make stale: an account's own row, its key exactly; a shared row, its id under
+ * every account. Sets, so a batch of thousands costs one lookup per cached key. A key's id is what
+ * follows its last NUL: an id holding a NUL cannot come from Postgres (its text refuses NUL).
+ */
+export const matchesChanges = (changes: readonly StoredChange[]): ((key: string) => boolean) => {
+  const exact = new Set<string>();
+  const shared = new Set<string>();
+  for (const c of changes) (c.accountId === '' ? shared : exact).add(c.accountId === '' ? `${c.kind}\0${c.id}` : keyOf(c.kind, c.accountId, c.id));
+  return (key) => exact.has(key) || (shared.size > 0 && shared.has(`${key.slice(0, key.indexOf('\0'))}\0${key.slice(key.lastIndexOf('\0') + 1)}`));
+};
+
 /** `inner` behind the cache. Keys include the account, as a source may scope ids by it. */
-export const createCachedStoredRequestFetcher = (inner: StoredRequestFetcher, opts: StoredCacheOptions): StoredRequestFetcher & Invalidate => {
+export const createCachedStoredRequestFetcher = (inner: StoredRequestFetcher, opts: StoredCacheOptions): StoredRequestFetcher & Invalidate & EvictChanged => {
   const entries = createEntryCache<string>(opts, (text) => 2 * text.length);
   return {
     invalidate: (kind, id) => entries.invalidate(matchesId(kind, id)),
+    evictChanged: (changes) => entries.invalidate(matchesChanges(changes)),
     fetchRequests: async (requestIds, impIds, fetchOpts = {}) => {
       const accountId = fetchOpts.accountId ?? '';
       const asked = [...unique(requestIds).map((id) => ['request', id] as const), ...unique(impIds).map((id) => ['imp', id] as const)];
@@ -134,10 +162,11 @@ export const createCachedStoredRequestFetcher = (inner: StoredRequestFetcher, op
 };
 
 /** Accounts behind the cache; a hit (found or missing) answers directly, without a promise. */
-export const createCachedAccountFetcher = (inner: AccountFetcher, opts: StoredCacheOptions): AccountFetcher & Invalidate => {
+export const createCachedAccountFetcher = (inner: AccountFetcher, opts: StoredCacheOptions): AccountFetcher & Invalidate & EvictChanged => {
   const entries = createEntryCache<AccountSettings>(opts, accountBytes);
   return {
     invalidate: (kind, id) => entries.invalidate(matchesId(kind, id)),
+    evictChanged: (changes) => entries.invalidate(matchesChanges(changes)),
     fetch: (id, fetchOpts) => {
       const key = keyOf('account', '', id);
       const held = entries.get(key);

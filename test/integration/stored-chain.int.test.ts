@@ -38,7 +38,7 @@ describe('stored data sources: files, Postgres and HTTP in a chain', () => {
   const options = (over: { postgres?: string; http?: string; order?: StoredDataOptions['storedRequests']['order']; logger?: Logger; accountsPostgres?: boolean } = {}): StoredDataOptions => ({
     storedRequests: {
       filesystem: { directory: dirs.requests },
-      postgres: { connection_string: over.postgres ?? db.url, pool_size: 2, timeout_ms: PG_TIMEOUT_MS },
+      postgres: { connection_string: over.postgres ?? db.url, pool_size: 2, timeout_ms: PG_TIMEOUT_MS, change_notifications: false, change_poll_interval_seconds: 0 },
       http: { endpoint: over.http ?? http.endpoint, timeout_ms: 300 },
       order: over.order ?? ['filesystem', 'postgres', 'http'],
       cache: { ttl_seconds: 300, miss_ttl_seconds: 10, max_entries: 1000, max_bytes: 1024 * 1024 },
@@ -66,7 +66,7 @@ describe('stored data sources: files, Postgres and HTTP in a chain', () => {
       dirs[k] = join(root, k);
       mkdirSync(dirs[k]);
     }
-    assert.deepEqual(await migrateStoredData({ connection_string: db.url, pool_size: 1, timeout_ms: 1000 }, silentLogger), [1]);
+    assert.deepEqual(await migrateStoredData({ connection_string: db.url, pool_size: 1, timeout_ms: 1000 }, silentLogger), [1, 2]);
     writeFileSync(join(dirs.requests, 'everywhere.json'), '{"from":"file"}');
     writeFileSync(join(dirs.imps, 'imp-file.json'), '{"from":"file"}');
     writeFileSync(join(dirs.accounts, 'acct-file.json'), '{"events":{"enabled":false}}');

@@ -46,7 +46,7 @@ describe('postgres stored data', () => {
     const tables = await db.admin.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name");
     assert.deepEqual(
       tables.rows.map((r) => r.table_name),
-      ['accounts', 'openbid_migrations', 'stored_imps', 'stored_requests'],
+      ['accounts', 'openbid_migrations', 'openbid_stored_data_changes', 'stored_imps', 'stored_requests'],
     );
   });
 

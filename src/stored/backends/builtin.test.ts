@@ -13,7 +13,7 @@ import type { SourceName, StoredDataOptions } from './stored-data.js';
 const options = (order: readonly string[], requestsDir = '', postgresAccounts = false): StoredDataOptions => ({
   storedRequests: {
     filesystem: { directory: requestsDir },
-    postgres: { connection_string: '', pool_size: 1, timeout_ms: 100 },
+    postgres: { connection_string: '', pool_size: 1, timeout_ms: 100, change_notifications: false, change_poll_interval_seconds: 0 },
     http: { endpoint: '', timeout_ms: 100 },
     // Cast: the schema's enum keeps other names out of a real configuration; this checks the registry does too.
     order: order as readonly SourceName[],

@@ -59,7 +59,7 @@ describe('createStoredDataSources: missing folders', () => {
   const options = (dirs: { requests: string; imps: string; accounts: string }, logger: Logger, impsDirectoryIsDefault: boolean): StoredDataOptions => ({
     storedRequests: {
       filesystem: { directory: dirs.requests },
-      postgres: { connection_string: '', pool_size: 1, timeout_ms: 100 },
+      postgres: { connection_string: '', pool_size: 1, timeout_ms: 100, change_notifications: false, change_poll_interval_seconds: 0 },
       http: { endpoint: '', timeout_ms: 100 },
       order: ['filesystem', 'postgres', 'http'],
       cache: { ttl_seconds: 1, miss_ttl_seconds: 1, max_entries: 10, max_bytes: 1 << 20 },

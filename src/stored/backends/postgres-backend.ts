@@ -3,7 +3,8 @@ import type { PostgresSlice, StoredBackendFactory } from './stored-backend.js';
 
 /**
  * `postgres`: stored requests and imps from `stored_requests.postgres`, accounts too when
- * `accounts.postgres.enabled`. Rejects accounts from a database that is not configured.
+ * `accounts.postgres.enabled`; changes made in the database reach the caches through
+ * `watchChanges` (LISTEN/NOTIFY and a change-log poll, postgres-changes.ts). Rejects accounts from a database that is not configured.
  * The driver is loaded only when a database is configured (it is MiBs of heap); a database that is
  * not reachable or not migrated yet is logged, not fatal: lookups fail (and the chain passes over
  * it) until it is.
@@ -14,16 +15,33 @@ export const postgresBackend: StoredBackendFactory = async ({ storedRequests: sr
   }
   if (sr.postgres.connection_string === '') return {};
   const { createPostgresPool, createPostgresStoredRequestFetcher, createPostgresAccountFetcher } = await import('./postgres.js');
+  const { watchPostgresChanges } = await import('./postgres-changes.js');
   const slice = sr.postgres;
   const pool = createPostgresPool({ connectionString: slice.connection_string, poolSize: slice.pool_size, timeoutMs: slice.timeout_ms, logger: logger.child({ component: 'postgres' }) });
   // Not awaited: start-up does not wait for the database; this only says early what is wrong.
   pool.query('SELECT 1 FROM stored_requests, stored_imps, accounts LIMIT 0').catch((err: Error) =>
     logger.warn({ err: { message: err.message } }, 'postgres stored data is not usable yet (is the database up, and migrated with `openbid db migrate`?)'),
   );
+  let watch: { close(): Promise<void> } | undefined;
   return {
     storedRequests: createPostgresStoredRequestFetcher({ pool, timeoutMs: slice.timeout_ms }),
     ...(ac.postgres.enabled ? { accounts: createPostgresAccountFetcher({ pool, timeoutMs: slice.timeout_ms }) } : {}),
-    close: () => pool.end(),
+    watchChanges: (on) => {
+      if (!slice.change_notifications && slice.change_poll_interval_seconds === 0) return;
+      watch = watchPostgresChanges({
+        connectionString: slice.connection_string,
+        pool,
+        notifications: slice.change_notifications,
+        pollIntervalMs: slice.change_poll_interval_seconds * 1000,
+        timeoutMs: slice.timeout_ms,
+        logger: logger.child({ component: 'postgres-changes' }),
+        ...on,
+      });
+    },
+    close: async () => {
+      await watch?.close();
+      await pool.end();
+    },
   };
 };
 

@@ -1,6 +1,6 @@
 import type { Logger } from '../../core/logger.js';
 import type { AccountFetcher, AccountSettings } from '../account.js';
-import type { StoredKind } from '../fetcher-cache.js';
+import type { StoredChange, StoredKind } from '../fetcher-cache.js';
 import type { StoredRequestFetcher } from '../stored-request-fetcher.js';
 
 /*
@@ -19,11 +19,17 @@ export interface PostgresSlice {
   readonly timeout_ms: number;
 }
 
+/** Seeing changes made in Postgres (postgres-changes.ts); each off when false / 0. */
+export interface PostgresChangesSlice {
+  readonly change_notifications: boolean;
+  readonly change_poll_interval_seconds: number;
+}
+
 /** The `stored_requests`, `stored_imps` and `accounts` sections, each source's keys under its name. */
 export interface StoredDataSections {
   readonly storedRequests: {
     readonly filesystem: { readonly directory: string };
-    readonly postgres: PostgresSlice;
+    readonly postgres: PostgresSlice & PostgresChangesSlice;
     readonly http: { readonly endpoint: string; readonly timeout_ms: number };
     readonly order: readonly SourceName[];
     readonly cache: { readonly ttl_seconds: number; readonly miss_ttl_seconds: number; readonly max_entries: number; readonly max_bytes: number };
@@ -57,6 +63,18 @@ export interface StoredBackend {
   readonly accounts?: AccountFetcher;
   /** Stops watching, closes pools and agents; called once, at shutdown. */
   readonly close?: () => Promise<void>;
+  /**
+   * For a source that learns of changes by id (Postgres): called once the caches exist, with
+   * what drops changed entries from them (`onChanges`) or everything (`onAllChanged`, when
+   * changes may have been missed).
+   */
+  readonly watchChanges?: (on: StoredChangeHandlers) => void;
+}
+
+/** How a source tells the caches what changed at it. */
+export interface StoredChangeHandlers {
+  readonly onChanges: (changes: readonly StoredChange[]) => void;
+  readonly onAllChanged: () => void;
 }
 
 /**

@@ -11,9 +11,9 @@ import { nothingFound } from '../stored-request-fetcher.js';
 import type { StoredRequestFetcher } from '../stored-request-fetcher.js';
 import { BUILTIN_STORED_BACKENDS } from './builtin.js';
 import { createConfigAccountFetcher } from './config-accounts.js';
-import type { StoredBackendDeps, StoredBackendFactory, StoredDataSections } from './stored-backend.js';
+import type { StoredBackend, StoredBackendDeps, StoredBackendFactory, StoredDataSections } from './stored-backend.js';
 
-export type { PostgresSlice, SourceName } from './stored-backend.js';
+export type { PostgresChangesSlice, PostgresSlice, SourceName } from './stored-backend.js';
 export { migrateStoredData } from './postgres-backend.js';
 
 /*
@@ -64,6 +64,7 @@ export const createStoredDataSources = async (opts: StoredDataOptions): Promise<
 
   const requestLinks: ChainLink<StoredRequestFetcher>[] = [];
   const accountLinks: ChainLink<AccountFetcher>[] = [];
+  const watchers: NonNullable<StoredBackend['watchChanges']>[] = [];
   const backends = opts.backends ?? BUILTIN_STORED_BACKENDS;
   try {
     for (const name of sr.order) {
@@ -72,6 +73,7 @@ export const createStoredDataSources = async (opts: StoredDataOptions): Promise<
       if (open === undefined) throw new Error(`stored_requests.order: no stored data source is named "${name}"`);
       const source = await open(opts, deps);
       if (source.close !== undefined) closers.push(source.close);
+      if (source.watchChanges !== undefined) watchers.push(source.watchChanges);
       if (source.storedRequests !== undefined) requestLinks.push({ name, fetcher: source.storedRequests });
       if (source.accounts !== undefined) accountLinks.push({ name, fetcher: source.accounts });
     }
@@ -93,6 +95,17 @@ export const createStoredDataSources = async (opts: StoredDataOptions): Promise<
       ? undefined
       : createCachedAccountFetcher(createAccountChain([{ name: 'config', fetcher: configAccounts }, ...accountLinks], logger.child({ component: 'accounts' })), cacheOptions);
   caches.accounts = accountCache;
+  for (const watch of watchers) {
+    watch({
+      onChanges: (changes) => {
+        requestCache?.evictChanged(changes.filter((c) => c.kind !== 'account'));
+        accountCache?.evictChanged(changes.filter((c) => c.kind === 'account'));
+      },
+      onAllChanged: () => {
+        for (const kind of ['request', 'imp', 'account'] as const) deps.onChange(kind, undefined);
+      },
+    });
+  }
   logger.info({ storedRequests: requestLinks.map((l) => l.name), accounts: ['config', ...accountLinks.map((l) => l.name)] }, 'stored data sources');
 
   // The id limit is the entry of every lookup, cached or not: an over-long id reaches nothing.
