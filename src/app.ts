@@ -26,6 +26,7 @@ import { createAmpService } from './amp/amp-service.js';
 import type { KeyValueStore } from './kv/key-value-store.js';
 import { instrumentStore } from './kv/instrumented-store.js';
 import { createMemoryStore } from './kv/stores/memory.js';
+import type { RedisSentinelOptions } from './kv/stores/redis.js';
 import { DEFAULT_STORED_IMPS_DIRECTORY } from './config/schema.js';
 import type { Config } from './config/schema.js';
 import { systemClock } from './core/clock.js';
@@ -307,6 +308,19 @@ const CLUSTER_METRICS_MARGIN_MS = 500;
 /** How long start-up waits for Redis before serving anyway (answering 503 until it connects). */
 const REDIS_STARTUP_WAIT_MS = 3000;
 
+/** Sentinel mode when the section lists sentinels (the config checks refused it beside another mode). */
+const sentinelOptions = (sentinel: Config['cache']['backend']['redis']['sentinel']): { sentinel?: RedisSentinelOptions } =>
+  sentinel.nodes.length === 0
+    ? {}
+    : {
+        sentinel: {
+          masterName: sentinel.master_name,
+          nodes: sentinel.nodes,
+          ...(sentinel.password ? { password: sentinel.password } : {}),
+          ...(sentinel.sentinel_password ? { sentinelPassword: sentinel.sentinel_password } : {}),
+        },
+      };
+
 const createCacheStore = async (config: Config, logger: Logger, metrics: Metrics): Promise<KeyValueStore> => {
   const backend = config.cache.backend;
   // The memory store answers in well under a microsecond and cannot fail: timing each call would
@@ -318,6 +332,7 @@ const createCacheStore = async (config: Config, logger: Logger, metrics: Metrics
   const client = createRedisClient({
     url: backend.redis.url,
     clusterNodes: backend.redis.cluster_nodes,
+    ...sentinelOptions(backend.redis.sentinel),
     timeoutMs: backend.redis.timeout_ms,
     logger: log,
   });
@@ -341,15 +356,17 @@ const createStorageStores = async (config: Config, logger: Logger, metrics: Metr
     const { createRedisClient, createRedisStore } = await import('./kv/stores/redis.js');
     const shared = new Map<string, ReturnType<typeof createRedisClient>>();
     for (const [name, app] of redisApps) {
-      const server = `${app.host}:${app.port}:${app.password}`;
+      const sentinel = sentinelOptions(app.sentinel);
+      const server = sentinel.sentinel ? `sentinel:${app.sentinel.master_name}:${app.sentinel.nodes.join(',')}:${app.sentinel.password}` : `${app.host}:${app.port}:${app.password}`;
       let client = shared.get(server);
       if (client === undefined) {
         client = createRedisClient({
           host: app.host,
           port: app.port,
           ...(app.password ? { password: app.password } : {}),
+          ...sentinel,
           timeoutMs: app.timeout_ms,
-          logger: logger.child({ component: 'storage-redis', server: `${app.host}:${app.port}` }),
+          logger: logger.child({ component: 'storage-redis', server: sentinel.sentinel ? `sentinel:${app.sentinel.master_name}` : `${app.host}:${app.port}` }),
         });
         shared.set(server, client);
         clients.push(client);

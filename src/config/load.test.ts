@@ -128,7 +128,9 @@ describe('loadConfig', () => {
     assert.equal(c.api['storage-path'], '/storage');
     assert.equal(c.api['storage-read-public'], true);
     assert.deepEqual(c.storage.memory, { optable: { max_size_bytes: 67108864 }, FROMENV: { max_size_bytes: 2048 } });
-    assert.deepEqual(c.storage.redis, { 'prebid-Java': { host: '127.0.0.1', port: 6380, password: '', timeout_ms: 100 } });
+    assert.deepEqual(c.storage.redis, {
+      'prebid-Java': { host: '127.0.0.1', port: 6380, password: '', timeout_ms: 100, sentinel: { master_name: '', nodes: [], password: '', sentinel_password: '' } },
+    });
     assert.equal(c.storage.default_ttl_seconds, 300);
     assert.equal(c.storage.max_value_bytes, 1048576);
   });
@@ -149,6 +151,33 @@ describe('loadConfig', () => {
       problemsOf(() => loadConfig({ raw: { server: { workers: 2 }, cache: { backend: { type: 'redis' } }, storage: { memory: { a: {} } } } }))[0] ?? '',
       /storage applications in storage.redis/,
     );
+  });
+
+  it('takes one Redis mode: url, cluster_nodes or sentinel, refusing two named together', () => {
+    const sentinel = { master_name: 'm', nodes: ['127.0.0.1:26379', 'h:26380'], password: 'p' };
+    const c = loadConfig({ raw: { cache: { backend: { type: 'redis', redis: { sentinel } } }, storage: { redis: { app: { sentinel } } } } });
+    assert.deepEqual(c.cache.backend.redis.sentinel, { ...sentinel, sentinel_password: '' });
+    assert.deepEqual(c.storage.redis.app?.sentinel.nodes, sentinel.nodes);
+    assert.deepEqual(problemsOf(() => loadConfig({ raw: { cache: { backend: { redis: { url: 'redis://h:1', sentinel } } } } })), [
+      'cache.backend.redis: set one of url, cluster_nodes or sentinel, not sentinel and url',
+    ]);
+    assert.deepEqual(problemsOf(() => loadConfig({ raw: { cache: { backend: { redis: { cluster_nodes: ['h:1'], sentinel } } } } })), [
+      'cache.backend.redis: set one of url, cluster_nodes or sentinel, not sentinel and cluster_nodes',
+    ]);
+    assert.deepEqual(
+      problemsOf(() => loadConfig({ raw: {}, env: { OPENBID_CACHE__BACKEND__REDIS__URL: 'redis://h:1', OPENBID_CACHE__BACKEND__REDIS__SENTINEL: JSON.stringify(sentinel) } })),
+      ['cache.backend.redis: set one of url, cluster_nodes or sentinel, not sentinel and url'],
+    );
+    assert.deepEqual(problemsOf(() => loadConfig({ raw: { storage: { redis: { app: { port: 6380, password: 'x', sentinel } } } } })), [
+      'storage.redis.app: set host and port or sentinel, not sentinel and port and password',
+    ]);
+    // Cluster seeds with a url for their credentials stay as they were.
+    assert.equal(loadConfig({ raw: { cache: { backend: { redis: { url: 'redis://:pw@h:1', cluster_nodes: ['h:1'] } } } } }).cache.backend.redis.url, 'redis://:pw@h:1');
+    assert.deepEqual([...problemsOf(() => loadConfig({ raw: { cache: { backend: { redis: { sentinel: { nodes: ['nope'] } } } }, storage: { redis: { a: { sentinel: { master_name: 'm' } } } } } }))].sort(), [
+      "cache.backend.redis.sentinel.nodes: 'nope' is not host:port",
+      'cache.backend.redis.sentinel.master_name: must name the master the sentinels monitor',
+      'storage.redis.a.sentinel.nodes: must list the sentinels (host:port) to ask for m',
+    ].sort());
   });
 
   it('returns a frozen config', () => {

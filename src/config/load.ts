@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { applyEnvOverrides } from './env-overrides.js';
 import { ConfigSchema } from './schema.js';
 import type { Config } from './schema.js';
+import { redisModeProblems } from './redis-modes.js';
 import { semanticProblems } from './semantic-checks.js';
 
 /** Raised with every problem found, so an operator fixes a config in one go, not one per restart. */
@@ -43,6 +44,8 @@ export const loadConfig = (opts: LoadConfigOptions = {}): Config => {
   const rawObject = raw as Record<string, unknown>;
   const fromEnv = new Map<string, string>();
   problems.push(...applyEnvOverrides(rawObject, ConfigSchema, env, fromEnv));
+  // Before defaults fill in `url`, `host` and `port`: only the raw text says what was named.
+  problems.push(...redisModeProblems(rawObject));
 
   const converted = Value.Convert(ConfigSchema, rawObject);
   const withDefaults = defaultMapEntries(ConfigSchema as unknown as SchemaNode, Value.Default(ConfigSchema, converted));

@@ -41,11 +41,30 @@ const LoggingSchema = Type.Object(
   strict,
 );
 
+/**
+ * Redis Sentinel: the sentinels say which server is the master, and the store follows it through
+ * a failover. Non-empty `nodes` means Sentinel mode (then neither `url` nor `cluster_nodes` may be set).
+ */
+const RedisSentinelSchema = Type.Object(
+  {
+    /** The master's name as the sentinels monitor it (`sentinel monitor <name> …`). */
+    master_name: Type.String({ default: '' }),
+    /** `host:port` of the sentinels, asked in turn. */
+    nodes: Type.Array(Type.String(), { default: [] }),
+    /** Password of the master and its replicas (their `requirepass`); empty: none. */
+    password: Type.String({ default: '' }),
+    /** Password of the sentinels themselves (their own `requirepass`); empty: none. */
+    sentinel_password: Type.String({ default: '' }),
+  },
+  strict,
+);
+
 const RedisBackendSchema = Type.Object(
   {
     url: Type.String({ default: 'redis://127.0.0.1:6379' }),
     /** `host:port` seeds of a Redis Cluster; when non-empty, `url` supplies only credentials and TLS. */
     cluster_nodes: Type.Array(Type.String(), { default: [] }),
+    sentinel: RedisSentinelSchema,
     /** Each Redis call fails after this long, so a stuck Redis never hangs a request. */
     timeout_ms: Type.Integer({ minimum: 1, default: 100 }),
   },
@@ -351,6 +370,8 @@ const RedisApplicationSchema = Type.Object(
     port: Type.Integer({ minimum: 1, maximum: 65535, default: 6379 }),
     password: Type.String({ default: '' }),
     timeout_ms: Type.Integer({ minimum: 1, default: 100 }),
+    /** Instead of `host` and `port`: the master the sentinels name (same shape as the cache's). */
+    sentinel: RedisSentinelSchema,
   },
   { additionalProperties: false },
 );

@@ -7,12 +7,13 @@ export const semanticProblems = (config: Config): string[] => {
     problems.push(`server.external_url: must be an absolute http(s) URL, got '${config.server.external_url}'`);
   }
   const backend = config.cache.backend;
-  if (backend.type === 'redis' && backend.redis.cluster_nodes.length === 0 && !isRedisUrl(backend.redis.url)) {
+  if (backend.type === 'redis' && backend.redis.cluster_nodes.length === 0 && backend.redis.sentinel.nodes.length === 0 && !isRedisUrl(backend.redis.url)) {
     problems.push(`cache.backend.redis.url: must be a redis:// or rediss:// URL`);
   }
   for (const node of backend.redis.cluster_nodes) {
-    if (!/^[^\s:]+:\d{1,5}$/.test(node)) problems.push(`cache.backend.redis.cluster_nodes: '${node}' is not host:port`);
+    if (!isHostPort(node)) problems.push(`cache.backend.redis.cluster_nodes: '${node}' is not host:port`);
   }
+  problems.push(...sentinelProblems('cache.backend.redis.sentinel', backend.redis.sentinel));
   // Memory stores live inside one process: with several workers a value written through one
   // worker would be missing when read through another, so refuse rather than serve 404s.
   if (config.server.workers > 1 && backend.type === 'memory') {
@@ -46,6 +47,18 @@ const isHttpUrl = (s: string): boolean => {
   }
 };
 
+const isHostPort = (s: string): boolean => /^[^\s:]+:\d{1,5}$/.test(s);
+
+const sentinelProblems = (where: string, sentinel: Config['cache']['backend']['redis']['sentinel']): string[] => {
+  const problems: string[] = [];
+  for (const node of sentinel.nodes) {
+    if (!isHostPort(node)) problems.push(`${where}.nodes: '${node}' is not host:port`);
+  }
+  if (sentinel.nodes.length > 0 && sentinel.master_name === '') problems.push(`${where}.master_name: must name the master the sentinels monitor`);
+  if (sentinel.nodes.length === 0 && sentinel.master_name !== '') problems.push(`${where}.nodes: must list the sentinels (host:port) to ask for ${sentinel.master_name}`);
+  return problems;
+};
+
 const isRedisUrl = (s: string): boolean => {
   try {
     const u = new URL(s);
@@ -71,6 +84,7 @@ const storageProblems = (config: Config): string[] => {
   for (const name of [...memory, ...redis]) {
     if (!APPLICATION_NAME.test(name)) problems.push(`storage: application name '${name}' must be letters, digits, '.', '_' or '-'`);
   }
+  for (const [name, app] of Object.entries(config.storage.redis)) problems.push(...sentinelProblems(`storage.redis.${name}.sentinel`, app.sentinel));
   for (const name of memory.filter((n) => redis.includes(n))) {
     problems.push(`storage: application '${name}' is configured both in storage.memory and storage.redis`);
   }

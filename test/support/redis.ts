@@ -34,18 +34,20 @@ process.on('exit', () => {
   for (const p of started) p.kill('SIGKILL');
 });
 
-const spawnRedis = (port: number, dir: string, extra: string[]): ChildProcess => {
-  const proc = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no', ...extra],
-    { stdio: 'ignore' },
-  );
+/** Runs `redis-server args`, killed when the test process exits if nothing stopped it before. */
+export const spawnRedisServer = (args: string[]): ChildProcess => {
+  const proc = spawn('redis-server', args, { stdio: 'ignore' });
   started.add(proc);
   proc.on('exit', () => started.delete(proc));
   return proc;
 };
 
-const stopProcess = async (proc: ChildProcess, hard: boolean): Promise<void> => {
+/** A data node on 127.0.0.1:`port`, nothing persisted; `extra` are more `--option value` pairs. */
+export const spawnRedis = (port: number, dir: string, extra: string[]): ChildProcess =>
+  spawnRedisServer(['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no', ...extra]);
+
+/** SIGTERM (or SIGKILL when `hard`) and wait for the exit; resumes a paused process first. */
+export const stopProcess = async (proc: ChildProcess, hard: boolean): Promise<void> => {
   if (proc.exitCode !== null || proc.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   proc.kill('SIGCONT');

@@ -1,8 +1,22 @@
-import { RESP_TYPES, createClient, createCluster } from 'redis';
+import { createCluster } from 'redis';
 import { AppError, ErrorCode } from '../../core/app-error.js';
 import { throttledLog } from '../../core/log-throttle.js';
 import type { Logger } from '../../core/logger.js';
 import type { KeyValueEntry, KeyValueStore, PutManyOptions } from '../key-value-store.js';
+import { BINARY, openNodeLink, parseHostPort } from './redis-node.js';
+import type { Commands, RedisAuth, Transaction } from './redis-node.js';
+import { followSentinelMaster } from './redis-sentinel.js';
+
+export interface RedisSentinelOptions {
+  /** The master's name as the sentinels monitor it. */
+  readonly masterName: string;
+  /** `host:port` of the sentinels. */
+  readonly nodes: readonly string[];
+  /** Password of the master and replicas. */
+  readonly password?: string;
+  /** Password of the sentinels themselves. */
+  readonly sentinelPassword?: string;
+}
 
 export interface RedisConnectionOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://` for TLS. */
@@ -13,23 +27,18 @@ export interface RedisConnectionOptions {
   readonly password?: string;
   /** `host:port` seeds; non-empty means Redis Cluster (credentials and TLS still come from `url`). */
   readonly clusterNodes?: readonly string[];
+  /** Redis Sentinel: the master the sentinels name, followed through failovers (url, host, port unused). */
+  readonly sentinel?: RedisSentinelOptions;
   /** Connect timeout and reconnect pacing follow from it. */
   readonly timeoutMs: number;
   readonly logger: Logger;
 }
 
-/** The few commands the store uses, with bulk-string replies as Buffers; same shape on a node or a cluster. */
-interface Commands {
-  get(key: string): Promise<Buffer | null>;
-  set(key: string, value: Buffer, options: { EX: number; NX?: true }): Promise<unknown>;
-  del(key: string): Promise<number>;
-  eval(script: string, options: { keys: string[]; arguments: Buffer[] }): Promise<unknown>;
-}
-
 /**
- * A connection to Redis or Redis Cluster (node-redis 5). It reconnects on its own; while
- * disconnected, calls fail at once instead of queueing (an offline queue would grow without bound
- * during an outage). Connection errors are logged at most once per 5 s, never thrown.
+ * A connection to Redis, Redis Cluster or the master named by Redis Sentinel (node-redis 5). It
+ * reconnects on its own; while disconnected (or, under Sentinel, while no master is reachable),
+ * calls fail at once instead of queueing (an offline queue would grow without bound during an
+ * outage). Connection errors are logged at most once per 5 s, never thrown.
  */
 export interface RedisClient {
   readonly isCluster: boolean;
@@ -40,15 +49,13 @@ export interface RedisClient {
   /** @internal for the store */
   readonly commands: Commands;
   /** @internal a transaction on a single node (undefined on a cluster) */
-  readonly transaction?: (entries: readonly KeyValueEntry[], createOnly: boolean) => Promise<unknown[]>;
+  readonly transaction?: Transaction;
 }
 
-const BINARY = { [RESP_TYPES.BLOB_STRING]: Buffer } as const;
-
 export const createRedisClient = (opts: RedisConnectionOptions): RedisClient => {
-  const url = opts.url !== undefined ? new URL(opts.url) : undefined;
+  const url = opts.url !== undefined && opts.sentinel === undefined ? new URL(opts.url) : undefined;
   const tls = url?.protocol === 'rediss:';
-  const auth = {
+  const auth: RedisAuth = {
     ...(url?.username ? { username: decodeURIComponent(url.username) } : {}),
     ...(url?.password ? { password: decodeURIComponent(url.password) } : {}),
     ...(opts.password ? { password: opts.password } : {}),
@@ -73,12 +80,38 @@ export const createRedisClient = (opts: RedisConnectionOptions): RedisClient => 
   let close: () => Promise<void>;
   let transaction: RedisClient['transaction'];
 
-  if (opts.clusterNodes !== undefined && opts.clusterNodes.length > 0) {
+  if (opts.sentinel !== undefined) {
+    const { sentinel } = opts;
+    const follower = followSentinelMaster({
+      masterName: sentinel.masterName,
+      sentinels: sentinel.nodes.map(parseHostPort),
+      ...(sentinel.sentinelPassword ? { sentinelPassword: sentinel.sentinelPassword } : {}),
+      askTimeoutMs: socket.connectTimeout,
+      openMaster: (host, port, onDown) =>
+        openNodeLink({
+          host,
+          port,
+          auth: sentinel.password ? { password: sentinel.password } : {},
+          socket,
+          onError: (err) => {
+            logError(err);
+            onDown();
+          },
+          onReady: markReady,
+        }),
+      onError: logError,
+      logger: opts.logger,
+    });
+    commands = follower.commands;
+    transaction = follower.transaction;
+    close = async () => {
+      if (closed) return;
+      closed = true;
+      await follower.close();
+    };
+  } else if (opts.clusterNodes !== undefined && opts.clusterNodes.length > 0) {
     const cluster = createCluster({
-      rootNodes: opts.clusterNodes.map((n) => {
-        const at = n.lastIndexOf(':');
-        return { socket: { host: n.slice(0, at), port: Number(n.slice(at + 1)) } };
-      }),
+      rootNodes: opts.clusterNodes.map((n) => ({ socket: parseHostPort(n) })),
       defaults: { ...auth, socket, disableOfflineQueue: true },
     });
     cluster.on('error', logError);
@@ -98,29 +131,21 @@ export const createRedisClient = (opts: RedisConnectionOptions): RedisClient => 
       await deadline(() => cluster.close(), 1000).catch(() => cluster.destroy());
     };
   } else {
-    const client = createClient({
-      ...auth,
+    const node = openNodeLink({
+      host: opts.host ?? url?.hostname ?? '127.0.0.1',
+      port: opts.port ?? (url?.port ? Number(url.port) : 6379),
+      auth,
       ...(url && url.pathname.length > 1 ? { database: Number(url.pathname.slice(1)) } : {}),
-      socket: { ...socket, host: opts.host ?? url?.hostname ?? '127.0.0.1', port: opts.port ?? (url?.port ? Number(url.port) : 6379) },
-      disableOfflineQueue: true,
+      socket,
+      onError: logError,
+      onReady: markReady,
     });
-    client.on('error', logError);
-    client.on('ready', markReady);
-    client.connect().catch(logError);
-    const binary = client.withTypeMapping(BINARY);
-    commands = binary;
-    transaction = async (entries, createOnly) => {
-      const tx = binary.multi();
-      for (const e of entries) tx.set(e.key, e.value, createOnly ? { EX: e.ttlSeconds, NX: true } : { EX: e.ttlSeconds });
-      return (await tx.exec());
-    };
+    commands = node.commands;
+    transaction = node.transaction;
     close = async () => {
       if (closed) return;
       closed = true;
-      // close() waits for replies still due; a hung server gets a second to answer, then the socket goes.
-      await deadline(() => client.close(), 1000).catch(() => {
-        if (client.isOpen) client.destroy();
-      });
+      await node.close();
     };
   }
 
