@@ -45,6 +45,9 @@ import { createHttpServer } from './http/server.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import type { OpenApiOptions } from './http/openapi.js';
 import { openApiRoutes } from './http/routes/openapi.js';
+import { createAdminServer } from './http/admin-server.js';
+import type { AdminServer } from './http/admin-server.js';
+import { readBuildRevision } from './core/build-revision.js';
 import type { Metrics } from './metrics/metrics.js';
 import { noopMetrics } from './metrics/noop.js';
 import { createPrometheusMetrics } from './metrics/prometheus.js';
@@ -84,6 +87,8 @@ export interface App {
   readonly logger: Logger;
   /** What `GET /metrics` serves: `metrics.render()` is the exposition text, cluster-wide in a worker. */
   readonly metrics: Metrics;
+  /** The admin listener, not yet listening; absent with `server.admin_port` 0. */
+  readonly admin?: AdminServer;
   /** Stops accepting, lets in-flight requests finish, then closes stores. Idempotent. */
   close(): Promise<void>;
 }
@@ -232,7 +237,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   });
   const server = http.fastify;
   statusRoutes(http, { isShuttingDown: () => shuttingDown });
-  if (config.metrics.enabled) metricsRoutes(server, { metrics });
+  if (config.metrics.enabled && config.server.metrics_on_public_port) metricsRoutes(server, { metrics });
   cacheRoutes(http, { cache, maxBodyBytes: config.cache.request_limits.max_body_bytes });
   eventRoutes(http, { events });
   vtrackRoutes(http, { vtrack, maxBodyBytes: config.cache.request_limits.max_body_bytes });
@@ -273,18 +278,33 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
   });
   openApiRoutes(http, { document: buildOpenApiDocument(openApiOptions(config)) });
   await server.ready();
+  const admin =
+    config.server.admin_port === 0
+      ? undefined
+      : createAdminServer({
+          ...(config.metrics.enabled ? { metrics } : {}),
+          currencyRates: () => serverRates.info(),
+          version: OPENBID_VERSION,
+          // dist/build-info.json, beside the built app.js (npm run build writes it).
+          revision: readBuildRevision(new URL('./build-info.json', import.meta.url)),
+          keepAliveTimeoutMs: config.server.keep_alive_timeout_ms,
+          headersTimeoutMs: config.server.headers_timeout_ms,
+          requestTimeoutMs: config.server.request_timeout_ms,
+          logger,
+        });
 
   let closing: Promise<void> | undefined;
   return {
     server,
     logger,
     metrics,
+    ...(admin === undefined ? {} : { admin }),
     close: () =>
       (closing ??= (async () => {
         shuttingDown = true;
         // In order: finish in-flight requests (their events reach analytics), write out what
         // analytics holds, then release the stores.
-        await server.close();
+        await Promise.all([server.close(), admin?.close()]);
         await analytics.close();
         await Promise.all([cacheStore.close(), storageStores.close(), remoteCache?.close(), bidderHttp.close(), storedData.close(), privacy.close(), serverRates.close()]);
         clusterMetrics?.close();

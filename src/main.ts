@@ -106,6 +106,7 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+  let publicBound = false; // once it is, a listen failure is the admin port's
   try {
     // Fastify resolves an unspecified host (0.0.0.0) to each interface's URL, and says each at info.
     const urls: string[] = [];
@@ -114,9 +115,13 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
       return `Server listening at ${url}`;
     };
     await app.server.listen({ host: config.server.host, port: config.server.port, listenTextResolver });
-    announce(config, logger, `openbid ${version()} listening on ${urls.join(', ')}`, { urls });
+    publicBound = true;
+    // With workers, each listens on the admin port too: node:cluster shares it, as the public one.
+    const adminUrl = await app.admin?.listen(config.server.admin_host, config.server.admin_port);
+    const adminNote = adminUrl === undefined ? '' : `; admin on ${adminUrl}`;
+    announce(config, logger, `openbid ${version()} listening on ${urls.join(', ')}${adminNote}`, { urls, ...(adminUrl === undefined ? {} : { adminUrl }) });
   } catch (err) {
-    const problem = listenProblem(err, config.server);
+    const problem = publicBound ? listenProblem(err, ADMIN_KEYS, config.server.admin_host, config.server.admin_port) : listenProblem(err, PUBLIC_KEYS, config.server.host, config.server.port);
     logger.error({ err }, `cannot listen: ${problem}`);
     process.stderr.write(`openbid: cannot listen: ${problem}\n`);
     await app.close();
@@ -124,17 +129,25 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
   }
 };
 
+/** The settings that choose a listener's address: key and environment variable, for messages. */
+interface ListenKeys {
+  readonly port: string;
+  readonly host: string;
+}
+const PUBLIC_KEYS: ListenKeys = { port: 'server.port or OPENBID_SERVER__PORT', host: 'server.host or OPENBID_SERVER__HOST' };
+const ADMIN_KEYS: ListenKeys = { port: 'server.admin_port or OPENBID_SERVER__ADMIN_PORT', host: 'server.admin_host or OPENBID_SERVER__ADMIN_HOST' };
+
 /** Why listening failed, naming the setting (key and variable) that fixes it. */
-const listenProblem = (err: unknown, server: Config['server']): string => {
-  const where = `${server.host}:${server.port}`;
+const listenProblem = (err: unknown, keys: ListenKeys, host: string, port: number): string => {
+  const where = `${host}:${port}`;
   switch ((err as NodeJS.ErrnoException).code) {
     case 'EADDRINUSE':
-      return `${where} is already in use; choose another port with server.port or OPENBID_SERVER__PORT`;
+      return `${where} is already in use; choose another port with ${keys.port}`;
     case 'EACCES':
-      return `no permission to listen on ${where} (ports below 1024 need privileges); choose another port with server.port or OPENBID_SERVER__PORT`;
+      return `no permission to listen on ${where} (ports below 1024 need privileges); choose another port with ${keys.port}`;
     case 'EADDRNOTAVAIL':
     case 'ENOTFOUND':
-      return `${server.host} is not an address of this machine; set server.host or OPENBID_SERVER__HOST`;
+      return `${host} is not an address of this machine; set ${keys.host}`;
     default:
       return (err as Error).message;
   }

@@ -18,6 +18,17 @@ export interface ServerRatesOptions {
   readonly metrics: Metrics;
 }
 
+/** Where the server's rates come from and what is in use, for the admin listener's `/currency/rates`. */
+export interface ServerRatesInfo {
+  /** The source's name (its file path or URL, no credentials). */
+  readonly source: string;
+  readonly refreshIntervalMs: number;
+  /** Unix time in ms of the last good read; kept when stale rates are dropped. Undefined: never read. */
+  readonly lastUpdatedMs: number | undefined;
+  /** The rates in use, as `current` answers them. */
+  readonly rates: Rates | undefined;
+}
+
 /**
  * The server's currency rates, read from a `RatesSource` at start and again every refresh
  * interval. A read that fails or a document that is not good keeps the last good rates; rates
@@ -25,13 +36,15 @@ export interface ServerRatesOptions {
  * that need them fail as "rate not found" rather than price bids on an old rate.
  *
  * Contract: `current` answers at once (no I/O) with the rates in use, codes upper-case, or
- * `undefined`; safe to call from every auction. `refresh` reads the source now (joining a read in
+ * `undefined`; safe to call from every auction. `info` answers the same at once, with where the
+ * rates come from and when they were read, or `undefined` when no source is configured. `refresh` reads the source now (joining a read in
  * flight) and never rejects. `start` refreshes once, then keeps refreshing until `close`, which
  * stops the timer, aborts a read in flight and waits for it. Both are idempotent.
  */
 export interface ServerRates {
   // A function property, not a method: the exchange is handed `current` alone, detached.
   readonly current: () => Rates | undefined;
+  info(): ServerRatesInfo | undefined;
   refresh(): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;
@@ -62,6 +75,8 @@ export const createServerRates = (opts: ServerRatesOptions): ServerRates => {
   available.set({}, 0);
 
   let held: { readonly doc: RatesDocument; readonly loadedAt: number } | undefined;
+  // Outlives `held`: an operator asking why there are no rates wants to know when they last were.
+  let lastGoodAt: number | undefined;
   let inFlight: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let started = false;
@@ -104,6 +119,7 @@ export const createServerRates = (opts: ServerRatesOptions): ServerRates => {
     }
     const first = held === undefined;
     held = { doc, loadedAt: clock.now() };
+    lastGoodAt = held.loadedAt;
     record('ok');
     lastUpdate.set({}, held.loadedAt / 1000);
     available.set({}, 1);
@@ -134,6 +150,10 @@ export const createServerRates = (opts: ServerRatesOptions): ServerRates => {
     current: () => {
       dropIfStale();
       return held?.doc.rates;
+    },
+    info: () => {
+      dropIfStale();
+      return { source: source.name, refreshIntervalMs: opts.refreshIntervalMs, lastUpdatedMs: lastGoodAt, rates: held?.doc.rates };
     },
     refresh,
     start: async () => {

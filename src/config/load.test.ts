@@ -117,6 +117,8 @@ describe('loadConfig', () => {
     assert.match(problemsOf(() => loadConfig({ raw: { server: { external_url: 'ftp://x' } } }))[0] ?? '', /external_url/);
     assert.match(problemsOf(() => loadConfig({ raw: { cache: { backend: { type: 'redis', redis: { url: 'http://x' } } } } }))[0] ?? '', /redis:\/\//);
     assert.match(problemsOf(() => loadConfig({ raw: { cache: { backend: { redis: { cluster_nodes: ['nope'] } } } } }))[0] ?? '', /not host:port/);
+    assert.deepEqual(problemsOf(() => loadConfig({ raw: { server: { port: 9000, admin_port: 9000 } } })), ['server.admin_port: must differ from server.port']);
+    assert.equal(loadConfig({ raw: {}, env: { OPENBID_SERVER__ADMIN_PORT: '9001' } }).server.admin_port, 9001);
   });
 
   it('reads the storage section: api keys as strings, defaults inside each application', () => {

@@ -6,6 +6,10 @@ export const semanticProblems = (config: Config): string[] => {
   if (!isHttpUrl(config.server.external_url)) {
     problems.push(`server.external_url: must be an absolute http(s) URL, got '${config.server.external_url}'`);
   }
+  // One port cannot be both listeners; `0` (any free port) for the public one is tests' business.
+  if (config.server.admin_port !== 0 && config.server.admin_port === config.server.port) {
+    problems.push('server.admin_port: must differ from server.port');
+  }
   const backend = config.cache.backend;
   if (backend.type === 'redis' && backend.redis.cluster_nodes.length === 0 && backend.redis.sentinel.nodes.length === 0 && !isRedisUrl(backend.redis.url)) {
     problems.push(`cache.backend.redis.url: must be a redis:// or rediss:// URL`);

@@ -58,6 +58,19 @@ describe('server rates from a file', () => {
     await rates.close();
   });
 
+  it('tells the admin listener its source, interval, last good read and rates, keeping the read time once stale', async () => {
+    const file = ratesFile();
+    file.write(ratesText(0.9));
+    const { rates, clock } = setup(createFileRatesSource(file.path), { staleAfterMs: HOUR });
+    assert.deepEqual(rates.info(), { source: file.path, refreshIntervalMs: 60_000, lastUpdatedMs: undefined, rates: undefined });
+    await rates.refresh();
+    const readAt = clock.t;
+    assert.deepEqual(rates.info(), { source: file.path, refreshIntervalMs: 60_000, lastUpdatedMs: readAt, rates: { USD: { EUR: 0.9 } } });
+    clock.t += HOUR + 1;
+    assert.deepEqual(rates.info(), { source: file.path, refreshIntervalMs: 60_000, lastUpdatedMs: readAt, rates: undefined });
+    await rates.close();
+  });
+
   it('keeps the last good rates when the document turns bad, logging an error', async () => {
     const file = ratesFile();
     file.write(ratesText(0.9));

@@ -18,6 +18,7 @@ export interface CurrencyConfigSlice {
 /** No source configured: never any rates, nothing to refresh or stop. */
 const NO_SERVER_RATES: ServerRates = Object.freeze({
   current: () => undefined,
+  info: () => undefined,
   refresh: () => Promise.resolve(),
   start: () => Promise.resolve(),
   close: () => Promise.resolve(),
