@@ -66,7 +66,7 @@ const withoutNulls = (value: unknown): unknown => {
 };
 
 /** An OpenRTB bid as Go's `openrtb2.Bid` marshals it: every member but id, impid and price is `omitempty`. */
-const bidAsGoJson = (bid: unknown): unknown => {
+export const bidAsGoJson = (bid: unknown): unknown => {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(JSON.parse(JSON.stringify(bid)) as Record<string, unknown>)) {
     const zero = v === null || v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
