@@ -5,6 +5,7 @@ import { appnexusAdapter } from './appnexus/index.js';
 import { criteoAdapter } from './criteo/index.js';
 import { genericAdapter } from './generic/index.js';
 import { ixAdapter } from './ix/index.js';
+import { kargoAdapter } from './kargo/index.js';
 import { medianetAdapter } from './medianet/index.js';
 import { openxAdapter } from './openx/index.js';
 import { pubmaticAdapter } from './pubmatic/index.js';
@@ -28,6 +29,7 @@ export const BUILTIN_ADAPTERS: Readonly<Record<string, AdapterModule>> = Object.
   criteo: criteoAdapter,
   generic: genericAdapter,
   ix: ixAdapter,
+  kargo: kargoAdapter,
   medianet: medianetAdapter,
   openx: openxAdapter,
   pubmatic: pubmaticAdapter,
