@@ -1,6 +1,6 @@
 import { parseBoundedJson } from '../core/bounded-json.js';
-import { badInput, badServerResponse } from './adapter.js';
-import type { Bid } from '../openrtb/types.js';
+import { badInput, badServerResponse, BidderErrorCode } from './adapter.js';
+import type { Bid, MediaType } from '../openrtb/types.js';
 import type { BidderError, BidderResponse, ResponseData, TypedBid } from './adapter.js';
 import { isAbsent, isObject } from './json-guards.js';
 
@@ -168,4 +168,18 @@ export const readBids = (body: DecodedBidResponse, read: (bid: Bid, errors: Bidd
     }
   }
   return { response: { currency: answerCurrency(body), bids }, errors };
+};
+
+/**
+ * The whole `makeBids` of a bidder whose Go adapter reads the answer plainly: decoded as Go would
+ * (an unreadable answer is one error, code 999, as Go's decoder errors carry no type), every bid
+ * as sent, typed by `typeOf`, the currency USD whatever `cur` says (the Go adapter never reads it).
+ */
+export const readBidsInUsd = (response: ResponseData, typeOf: (bid: Bid) => MediaType): AdapterBids => {
+  const decoded = decodeBidResponse(response);
+  if ('answer' in decoded) {
+    return { ...decoded.answer, errors: decoded.answer.errors.map((e) => ({ code: BidderErrorCode.UNKNOWN, message: e.message })) };
+  }
+  const read = readBids(decoded.body, (bid) => ({ bid, type: typeOf(bid) }));
+  return read.response === undefined ? read : { ...read, response: { ...read.response, currency: 'USD' } };
 };

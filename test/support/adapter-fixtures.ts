@@ -64,6 +64,17 @@ export interface ExpectedError {
 /** The host settings adapter tests run with unless they say otherwise: nothing configured. */
 export const TEST_ADAPTER_HOST: AdapterHostConfig = { externalUrl: 'http://localhost:8000', serverVersion: '', extraInfo: '' };
 
+/** A request context for an adapter's unit tests: nothing configured, no currency conversion, an auction; `over` replaces any of it. */
+export const testRequestContext = (over: Partial<RequestContext> = {}): RequestContext => ({
+  endpoint: 'http://127.0.0.1:9/',
+  bidderCode: 'bidder',
+  convertCurrency: (amount) => amount,
+  globalPrivacyControl: false,
+  entryPoint: 'auction',
+  host: TEST_ADAPTER_HOST,
+  ...over,
+});
+
 const contextFor = (fixture: AdapterFixture, module: AdapterModule, host: Partial<AdapterHostConfig>): RequestContext => ({
   host: { ...TEST_ADAPTER_HOST, ...host, ...fixture.host },
   endpoint: fixture.endpoint ?? module.info.endpoint,

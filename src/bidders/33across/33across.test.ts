@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TEST_ADAPTER_HOST, runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
+import { runAdapterFixtureDir, testRequestContext } from '../../../test/support/adapter-fixtures.js';
 import type { BidRequest } from '../../openrtb/types.js';
-import type { RequestContext } from '../adapter.js';
 import { compileParamsCheck } from '../params.js';
 import { thirtyThreeAcrossAdapter } from './index.js';
 import { bidType, makeBids } from './make-bids.js';
@@ -11,14 +10,7 @@ import { ttxRequestExt } from './request-ext.js';
 
 runAdapterFixtureDir('test/fixtures/bidders/33across', thirtyThreeAcrossAdapter);
 
-const context: RequestContext = {
-  endpoint: 'https://ssc.33across.com/api/v1/s2s',
-  bidderCode: '33across',
-  convertCurrency: (amount) => amount,
-  globalPrivacyControl: false,
-  entryPoint: 'auction',
-  host: TEST_ADAPTER_HOST,
-};
+const context = testRequestContext({ endpoint: 'https://ssc.33across.com/api/v1/s2s', bidderCode: '33across' });
 
 describe('33across info', () => {
   it('calls ssc.33across.com, bids on banner and video for site traffic only, is GVL vendor 58 and syncs by iframe', () => {

@@ -1,7 +1,6 @@
 import type { Bid, MediaType } from '../../openrtb/types.js';
-import { BidderErrorCode } from '../adapter.js';
 import type { ResponseData } from '../adapter.js';
-import { decodeBidResponse, readBids } from '../go-bid-response.js';
+import { readBidsInUsd } from '../go-bid-response.js';
 import type { AdapterBids } from '../go-bid-response.js';
 import { isObject } from '../json-guards.js';
 
@@ -12,17 +11,5 @@ export const bidType = (bid: Bid): MediaType => {
   return isObject(ttx) && ttx.mediaType === 'video' ? 'video' : 'banner';
 };
 
-/**
- * Reads 33Across's answer to one call: every bid as sent, typed by {@link bidType}. The currency
- * is USD whatever `cur` says, as Prebid Server's adapter never reads it. An answer that does not
- * decode as an OpenRTB bid response gives no bids and one error, code 999 as Go's decoder error
- * carries none.
- */
-export const makeBids = (response: ResponseData): AdapterBids => {
-  const decoded = decodeBidResponse(response);
-  if ('answer' in decoded) {
-    return { ...decoded.answer, errors: decoded.answer.errors.map((e) => ({ code: BidderErrorCode.UNKNOWN, message: e.message })) };
-  }
-  const read = readBids(decoded.body, (bid) => ({ bid, type: bidType(bid) }));
-  return read.response === undefined ? read : { ...read, response: { ...read.response, currency: 'USD' } };
-};
+/** Reads 33Across's answer to one call: every bid as sent, typed by {@link bidType}, in USD ({@link readBidsInUsd}). */
+export const makeBids = (response: ResponseData): AdapterBids => readBidsInUsd(response, bidType);

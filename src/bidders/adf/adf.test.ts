@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TEST_ADAPTER_HOST, runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
+import { runAdapterFixtureDir, testRequestContext } from '../../../test/support/adapter-fixtures.js';
 import type { BidRequest } from '../../openrtb/types.js';
-import type { RequestContext } from '../adapter.js';
 import { compileParamsCheck } from '../params.js';
 import { ADF_ALIASES, adfAdapter } from './index.js';
 import { bidType, makeBids } from './make-bids.js';
@@ -10,13 +9,7 @@ import { makeRequests, readParams } from './make-requests.js';
 
 runAdapterFixtureDir('test/fixtures/bidders/adf', adfAdapter);
 
-const context: RequestContext = {
-  endpoint: 'https://adx.adform.net/adx/openrtb',
-  bidderCode: 'adf',
-  convertCurrency: (amount) => amount,
-  globalPrivacyControl: false,
-  entryPoint: 'auction', host: TEST_ADAPTER_HOST,
-};
+const context = testRequestContext({ endpoint: 'https://adx.adform.net/adx/openrtb', bidderCode: 'adf' });
 
 describe('adf info', () => {
   it('calls adx.adform.net, bids on banner, native and video, is GVL vendor 50 and syncs by redirect', () => {

@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TEST_ADAPTER_HOST, runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
+import { runAdapterFixtureDir, testRequestContext } from '../../../test/support/adapter-fixtures.js';
 import type { BidRequest } from '../../openrtb/types.js';
-import type { RequestContext } from '../adapter.js';
 import { compileParamsCheck } from '../params.js';
 import { kargoAdapter } from './index.js';
 import { kargoBidType, makeBids } from './make-bids.js';
 
 runAdapterFixtureDir('test/fixtures/bidders/kargo', kargoAdapter);
 
-const context: RequestContext = {
-  endpoint: 'http://127.0.0.1:9/bid',
-  bidderCode: 'kargo',
-  convertCurrency: (a) => a,
-  globalPrivacyControl: false,
-  entryPoint: 'auction',
-  host: TEST_ADAPTER_HOST,
-};
+const context = testRequestContext({ endpoint: 'http://127.0.0.1:9/bid', bidderCode: 'kargo' });
 
 describe('kargo info', () => {
   it('calls krk2.kargo.com over OpenRTB 2.6, gzipped, bids on banner, video and native, and is GVL vendor 972', () => {

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TEST_ADAPTER_HOST, runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
+import { TEST_ADAPTER_HOST, runAdapterFixtureDir, testRequestContext } from '../../../test/support/adapter-fixtures.js';
 import type { BidRequest } from '../../openrtb/types.js';
-import type { RequestContext } from '../adapter.js';
 import { compileParamsCheck } from '../params.js';
 import { medianetEndpoint } from './endpoint.js';
 import { MEDIANET_EXTRA_INFO, medianetAdapter } from './index.js';
@@ -11,13 +10,7 @@ import { makeBids } from './make-bids.js';
 // Prebid Server runs its medianet fixtures with this extra info (adapters/medianet/medianet_test.go).
 runAdapterFixtureDir('test/fixtures/bidders/medianet', medianetAdapter, { extraInfo: 'http://localhost:8080/extrnal_url' });
 
-const context: RequestContext = {
-  endpoint: 'https://prebid-adapter.media.net/rtb/pb/prebids2s',
-  bidderCode: 'medianet',
-  convertCurrency: (amount) => amount,
-  globalPrivacyControl: false,
-  entryPoint: 'auction', host: TEST_ADAPTER_HOST,
-};
+const context = testRequestContext({ endpoint: 'https://prebid-adapter.media.net/rtb/pb/prebids2s', bidderCode: 'medianet' });
 
 describe('medianet info', () => {
   it('calls prebid-adapter.media.net, bids on banner, video and native, is GVL vendor 142 and syncs by iframe and redirect', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TEST_ADAPTER_HOST, runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
+import { TEST_ADAPTER_HOST, runAdapterFixtureDir, testRequestContext } from '../../../test/support/adapter-fixtures.js';
 import type { RequestContext } from '../adapter.js';
 import { compileParamsCheck } from '../params.js';
 import { buyerId, goJsonText, withBuyerMeta } from './bid-ext.js';
@@ -11,15 +11,7 @@ import { addFirstPartyData, startTarget } from './targeting.js';
 
 runAdapterFixtureDir('test/fixtures/bidders/rubicon', rubiconAdapter);
 
-const context = (over: Partial<RequestContext> = {}): RequestContext => ({
-  endpoint: 'http://127.0.0.1:9/x',
-  bidderCode: 'rubicon',
-  convertCurrency: (a) => a,
-  globalPrivacyControl: false,
-  entryPoint: 'auction',
-  host: TEST_ADAPTER_HOST,
-  ...over,
-});
+const context = (over: Partial<RequestContext> = {}): RequestContext => testRequestContext({ endpoint: 'http://127.0.0.1:9/x', bidderCode: 'rubicon', ...over });
 
 describe('rubicon info', () => {
   it('is shipped disabled, OpenRTB 2.6 with gzip bodies, GVL vendor 52, no sync URL', () => {

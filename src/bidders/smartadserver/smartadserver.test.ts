@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TEST_ADAPTER_HOST, runAdapterFixtureDir } from '../../../test/support/adapter-fixtures.js';
+import { runAdapterFixtureDir, testRequestContext } from '../../../test/support/adapter-fixtures.js';
 import type { BidRequest } from '../../openrtb/types.js';
-import type { RequestContext } from '../adapter.js';
 import { compileParamsCheck } from '../params.js';
 import { smartEndpointUrl } from './endpoint-url.js';
 import { smartadserverAdapter } from './index.js';
@@ -11,14 +10,7 @@ import { makeRequests, readParams } from './make-requests.js';
 
 runAdapterFixtureDir('test/fixtures/bidders/smartadserver', smartadserverAdapter);
 
-const context: RequestContext = {
-  endpoint: 'https://ssb-global.smartadserver.com',
-  bidderCode: 'smartadserver',
-  convertCurrency: (amount) => amount,
-  globalPrivacyControl: false,
-  entryPoint: 'auction',
-  host: TEST_ADAPTER_HOST,
-};
+const context = testRequestContext({ endpoint: 'https://ssb-global.smartadserver.com', bidderCode: 'smartadserver' });
 
 describe('smartadserver info', () => {
   it('calls ssb-global, bids on banner, video, native and audio for site and app, is GVL vendor 45 and gzips its requests', () => {
