@@ -42,7 +42,7 @@ const asPbs = (ours: AdapterFixture): PbsFixture => {
 };
 
 const fixturesOf = (bidder: string): { file: string; fixture: AdapterFixture }[] => {
-  const dir = join('test/fixtures/bidders', bidder);
+  const dir = join('src/bidders', bidder, 'fixtures');
   return readdirSync(dir, { recursive: true })
     .map(String)
     .filter((f) => f.endsWith('.json') && statSync(join(dir, f)).isFile())

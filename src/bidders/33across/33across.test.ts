@@ -8,7 +8,7 @@ import { bidType, makeBids } from './make-bids.js';
 import { makeRequests, readParams, ttxVideo } from './make-requests.js';
 import { ttxRequestExt } from './request-ext.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/33across', thirtyThreeAcrossAdapter);
+runAdapterFixtureDir('src/bidders/33across/fixtures', thirtyThreeAcrossAdapter);
 
 const context = testRequestContext({ endpoint: 'https://ssc.33across.com/api/v1/s2s', bidderCode: '33across' });
 

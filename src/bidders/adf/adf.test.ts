@@ -7,7 +7,7 @@ import { ADF_ALIASES, adfAdapter } from './index.js';
 import { bidType, makeBids } from './make-bids.js';
 import { makeRequests, readParams } from './make-requests.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/adf', adfAdapter);
+runAdapterFixtureDir('src/bidders/adf/fixtures', adfAdapter);
 
 const context = testRequestContext({ endpoint: 'https://adx.adform.net/adx/openrtb', bidderCode: 'adf' });
 

@@ -11,7 +11,7 @@ import { appnexusRequestExt, displayManagerVersion, moveSupplyChain, sortedExt }
 import type { BidRequest } from '../../openrtb/types.js';
 import type { RequestContext } from '../adapter.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/appnexus', appnexusAdapter);
+runAdapterFixtureDir('src/bidders/appnexus/fixtures', appnexusAdapter);
 
 describe('appnexus info', () => {
   it('calls ib.adnxs.com, bids on banner, video and native, and is GVL vendor 32', () => {

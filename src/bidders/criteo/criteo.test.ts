@@ -7,7 +7,7 @@ import { goField } from './go-field.js';
 import { criteoAdapter } from './index.js';
 import { bidExtType } from './make-bids.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/criteo', criteoAdapter);
+runAdapterFixtureDir('src/bidders/criteo/fixtures', criteoAdapter);
 
 describe('criteo info', () => {
   it('mirrors Prebid Server bidder info: endpoint, GVL 91, OpenRTB 2.6, banner/video/native, syncs', () => {

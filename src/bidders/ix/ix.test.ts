@@ -8,7 +8,7 @@ import { ixServerVersion } from './ixdiag.js';
 import { normaliseBanner, readParams } from './make-requests.js';
 import { mergedImpTrackers, withMergedImpTrackers } from './native-trackers.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/ix', ixAdapter);
+runAdapterFixtureDir('src/bidders/ix/fixtures', ixAdapter);
 
 describe('ix info', () => {
   it('ships disabled without an endpoint, speaks OpenRTB 2.6 and is GVL vendor 10', () => {

@@ -6,7 +6,7 @@ import { compileParamsCheck } from '../params.js';
 import { kargoAdapter } from './index.js';
 import { kargoBidType, makeBids } from './make-bids.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/kargo', kargoAdapter);
+runAdapterFixtureDir('src/bidders/kargo/fixtures', kargoAdapter);
 
 const context = testRequestContext({ endpoint: 'http://127.0.0.1:9/bid', bidderCode: 'kargo' });
 

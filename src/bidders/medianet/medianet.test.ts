@@ -8,7 +8,7 @@ import { MEDIANET_EXTRA_INFO, medianetAdapter } from './index.js';
 import { makeBids } from './make-bids.js';
 
 // Prebid Server runs its medianet fixtures with this extra info (adapters/medianet/medianet_test.go).
-runAdapterFixtureDir('test/fixtures/bidders/medianet', medianetAdapter, { extraInfo: 'http://localhost:8080/extrnal_url' });
+runAdapterFixtureDir('src/bidders/medianet/fixtures', medianetAdapter, { extraInfo: 'http://localhost:8080/extrnal_url' });
 
 const context = testRequestContext({ endpoint: 'https://prebid-adapter.media.net/rtb/pb/prebids2s', bidderCode: 'medianet' });
 

@@ -13,7 +13,7 @@ import { bidMeta, impMediaType, makeBids } from './make-bids.js';
 import { readParams } from './make-requests.js';
 import { responseProblem } from '../go-bid-response.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/openx', openxAdapter);
+runAdapterFixtureDir('src/bidders/openx/fixtures', openxAdapter);
 
 describe('openx info', () => {
   it('calls rtb.openx.net, bids on banner, video and native, and is GVL vendor 69', () => {

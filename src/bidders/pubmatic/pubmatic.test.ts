@@ -12,7 +12,7 @@ import { rawMember } from './json-raw.js';
 import { makeBids, nativeAdm } from './make-bids.js';
 import { allowedBidders, appDisplayManager, readRequestExt } from './request-ext.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/pubmatic', pubmaticAdapter);
+runAdapterFixtureDir('src/bidders/pubmatic/fixtures', pubmaticAdapter);
 
 describe('pubmatic info', () => {
   it('calls the translator, bids on banner, video and native, and is GVL vendor 76', () => {

@@ -9,7 +9,7 @@ import { rubiconAdapter } from './index.js';
 import { endpointWithTracker, makeRequests } from './make-requests.js';
 import { addFirstPartyData, startTarget } from './targeting.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/rubicon', rubiconAdapter);
+runAdapterFixtureDir('src/bidders/rubicon/fixtures', rubiconAdapter);
 
 const context = (over: Partial<RequestContext> = {}): RequestContext => testRequestContext({ endpoint: 'http://127.0.0.1:9/x', bidderCode: 'rubicon', ...over });
 

@@ -9,7 +9,7 @@ import { sourceWithVersions } from './make-requests.js';
 import { readParams } from './read-params.js';
 import { splitByMediaType } from './split-imp.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/sharethrough', sharethroughAdapter);
+runAdapterFixtureDir('src/bidders/sharethrough/fixtures', sharethroughAdapter);
 
 describe('sharethrough info', () => {
   it('mirrors Prebid Server bidder info: endpoint, GVL 80, OpenRTB 2.6, banner/video/native, redirect sync', () => {

@@ -8,7 +8,7 @@ import { smartadserverAdapter } from './index.js';
 import { bidType, makeBids } from './make-bids.js';
 import { makeRequests, readParams } from './make-requests.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/smartadserver', smartadserverAdapter);
+runAdapterFixtureDir('src/bidders/smartadserver/fixtures', smartadserverAdapter);
 
 const context = testRequestContext({ endpoint: 'https://ssb-global.smartadserver.com', bidderCode: 'smartadserver' });
 

@@ -6,7 +6,7 @@ import { sovrnAdapter } from './index.js';
 import { readParams, sovrnHeaders } from './make-requests.js';
 import { goQueryUnescape } from './query-unescape.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/sovrn', sovrnAdapter);
+runAdapterFixtureDir('src/bidders/sovrn/fixtures', sovrnAdapter);
 
 describe('sovrn info', () => {
   it('calls pbs.lijit.com, bids on banner and video, and is GVL vendor 13', () => {

@@ -6,7 +6,7 @@ import { tripleliftAdapter } from './index.js';
 import { bidType, makeBids } from './make-bids.js';
 import { readParams } from './make-requests.js';
 
-runAdapterFixtureDir('test/fixtures/bidders/triplelift', tripleliftAdapter);
+runAdapterFixtureDir('src/bidders/triplelift/fixtures', tripleliftAdapter);
 
 describe('triplelift info and params', () => {
   it('calls tlx.3lift.com, bids on banner and video, and is GVL vendor 28', () => {
