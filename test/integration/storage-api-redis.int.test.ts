@@ -23,7 +23,9 @@ const onRedis = (config: Record<string, unknown>): Record<string, unknown> => {
   const { memory: _memory, ...rest } = storage;
   return {
     ...config,
-    storage: { ...rest, redis: Object.fromEntries(apps.map((a) => [a, { host: '127.0.0.1', port: redis.port, password: PASSWORD }])) },
+    // A generous timeout: these cases are about storage rules, and a busy CI machine (the suite runs
+    // two files at once, some building) can hold a 100 ms Redis call past the default.
+    storage: { ...rest, redis: Object.fromEntries(apps.map((a) => [a, { host: '127.0.0.1', port: redis.port, password: PASSWORD, timeout_ms: 2000 }])) },
   };
 };
 
