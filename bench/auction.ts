@@ -61,16 +61,15 @@ export const AMP_CELLS: readonly Cell[] = [
   { name: 'amp 1×3 TCF', method: 'GET', path: `${AMP_PATH}&gdpr_applies=true&consent_type=2&gdpr_consent=${allConsent()}`, imps: 1, check: checkAmp },
 ];
 
-const loadSpec = (server: BenchServer, cell: Cell, path: string, opts: { connections: number }): LoadSpec => ({
+const loadSpec = (server: BenchServer, cell: Cell, path: string, opts: { connections: number }): Omit<LoadSpec, 'seconds'> => ({
   url: `${server.url}${path}`,
   method: cell.method,
-  seconds: 0, // set per run by measureCosts
   connections: opts.connections,
   headers: { cookie: uidsCookieHeader(), ...(cell.body !== undefined ? { 'content-type': 'text/plain' } : {}) },
   ...(cell.body !== undefined ? { body: cell.body } : {}),
 });
 
-const checkOnce = async (spec: LoadSpec, check: (status: number, answer: unknown) => void): Promise<void> => {
+const checkOnce = async (spec: Omit<LoadSpec, 'seconds'>, check: (status: number, answer: unknown) => void): Promise<void> => {
   const res = await fetch(spec.url, { method: spec.method ?? 'GET', ...(spec.headers !== undefined ? { headers: spec.headers } : {}), ...(spec.body !== undefined ? { body: spec.body } : {}) });
   check(res.status, await res.json());
 };

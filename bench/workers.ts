@@ -61,7 +61,7 @@ export const workersSuite = async (opts: CostOptions & { connections: number }):
     const results: WorkersResult[] = [];
     for (const b of benches) {
       const costs = await measureCosts(
-        servers.map((server) => ({ server, load: { url: `${server.url}${b.path}`, headers: b.headers, seconds: 0, connections: opts.connections } })),
+        servers.map((server) => ({ server, load: { url: `${server.url}${b.path}`, headers: b.headers, connections: opts.connections } })),
         opts,
       );
       results.push({ bench: b.bench, byWorkers: new Map(WORKER_COUNTS.map((w, i) => [w, costs[i]!])) });

@@ -7,8 +7,8 @@ import type { BenchServer } from './servers.js';
 
 export interface CostTarget {
   readonly server: BenchServer;
-  /** The load, against this server. */
-  readonly load: LoadSpec;
+  /** The load, against this server; its length comes from the options of each run. */
+  readonly load: Omit<LoadSpec, 'seconds'>;
   /** The alloc probe's directory when the probe is preloaded into the server. */
   readonly allocDir?: string;
 }
@@ -29,6 +29,7 @@ export interface CostOptions {
   readonly warmupSeconds: number;
 }
 
+/** The middle of `xs` (the mean of the two middle values for an even count). */
 export const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
