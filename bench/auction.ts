@@ -1,7 +1,7 @@
 // The auction matrix: POST /openrtb2/auction at 1, 5 and 20 imps × 1, 3 and 8 bidders, and
 // GET /openrtb2/amp (1 imp × 3 bidders, plain and with a TCF v2 string), each beside the fan-out
 // floor (lib/fanout-server.mjs) answering the same requests from the same bidders' process.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allConsent } from '../test/support/consent-strings.js';
@@ -110,6 +110,7 @@ export const auctionMatrix = async (cells: readonly Cell[], opts: CostOptions & 
   } finally {
     for (const s of servers.reverse()) await s.stop();
     await bidders.stop();
+    for (const dir of [allocDir, storedDir]) rmSync(dir, { recursive: true, force: true });
   }
 };
 

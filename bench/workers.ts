@@ -1,6 +1,7 @@
 // Issue 28: GET /cache and the AMP auction with server.workers 1 and 2, on this machine's cores.
 // More than one worker needs a shared cache, so both run on Redis; neither is pinned (the workers
 // are forked before the bench could pin them, and two workers need both cores).
+import { rmSync } from 'node:fs';
 import { startRedis } from '../test/support/redis.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { vastOfSize } from './cache.js';
@@ -44,10 +45,11 @@ const seedCache = async (server: BenchServer): Promise<string> => {
 export const workersSuite = async (opts: CostOptions & { connections: number }): Promise<WorkersResult[]> => {
   const redis = await startRedis();
   const servers: BenchServer[] = [];
+  const storedDir = storedRequestsDir();
   let bidders: Awaited<ReturnType<typeof startBidders>> | undefined;
   try {
     bidders = await startBidders();
-    const base = { ...openbidAuctionConfig(bidders, storedRequestsDir()), cache: { backend: { type: 'redis', redis: { url: redis.url } } } };
+    const base = { ...openbidAuctionConfig(bidders, storedDir), cache: { backend: { type: 'redis', redis: { url: redis.url } } } };
     for (const workers of WORKER_COUNTS) {
       const server = await startOpenbid({ ...base, server: { workers } }, { pin: false });
       servers.push(server);
@@ -71,6 +73,7 @@ export const workersSuite = async (opts: CostOptions & { connections: number }):
     for (const s of servers) await s.stop();
     await bidders?.stop();
     await redis.stop();
+    rmSync(storedDir, { recursive: true, force: true });
   }
 };
 
