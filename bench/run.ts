@@ -1,17 +1,19 @@
-// Load benchmarks: `npm run bench [-- suite ...]`, suites: cache, cache-redis, storage, event, vtrack, auction, amp, memory (default all).
-// Each figure is a ratio to a bare node:http server measured in the same run, medians of
-// BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS seconds (default 5). Only 127.0.0.1 is used.
-import { availableParallelism, cpus } from 'node:os';
-import { ampSuite, auctionSuite } from './auction.js';
+// Load benchmarks: `npm run bench [-- suite ...]`, suites: cache, cache-redis, storage, event, vtrack, auction, amp, workers, memory (default all).
+// The endpoint suites give ratios to a bare node:http server measured in the same run, medians of
+// BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS seconds (default 5). `auction` and `amp` give
+// the auction matrix beside the fan-out floor (default 2 rounds of 3 s; both selected: one run,
+// one table), `workers` openbid with 1 and 2 workers. Only 127.0.0.1 is used.
+import { AMP_CELLS, AUCTION_CELLS, auctionMatrix, formatMatrix } from './auction.js';
 import { cacheSuite } from './cache.js';
 import { formatResult } from './lib/compare.js';
 import type { ComparisonResult } from './lib/compare.js';
 import { loadTool } from './lib/load.js';
-import { pinning } from './lib/servers.js';
+import { benchHeader } from './lib/header.js';
 import { eventSuite } from './event.js';
 import { memorySuite } from './memory.js';
 import { storageSuite } from './storage.js';
 import { vtrackSuite } from './vtrack.js';
+import { formatWorkers, workersSuite } from './workers.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
 const opts = {
@@ -20,6 +22,19 @@ const opts = {
   warmupSeconds: env('BENCH_WARMUP_SECONDS', 2),
   connections: env('BENCH_CONNECTIONS', 64),
 };
+/** The matrix has eleven cells, each loading two servers: shorter rounds keep it to a few minutes. */
+const matrixOpts = { ...opts, rounds: env('BENCH_ROUNDS', 2), seconds: env('BENCH_SECONDS', 3), warmupSeconds: env('BENCH_WARMUP_SECONDS', 1) };
+const selected = process.argv.slice(2).length > 0 ? process.argv.slice(2) : undefined;
+
+/** `auction` and `amp` share one matrix run when both are selected: same openbid, floor and bidders. */
+const matrix = async (name: 'auction' | 'amp'): Promise<boolean> => {
+  const both = selected === undefined || (selected.includes('auction') && selected.includes('amp'));
+  if (both && name === 'amp') return true;
+  const cells = both ? [...AUCTION_CELLS, ...AMP_CELLS] : name === 'auction' ? AUCTION_CELLS : AMP_CELLS;
+  console.log(`\nauction matrix: ${matrixOpts.rounds} rounds x ${matrixOpts.seconds}s per server and cell, ${matrixOpts.warmupSeconds}s warm-up`);
+  console.log(formatMatrix(await auctionMatrix(cells, matrixOpts)));
+  return true;
+};
 
 const suites: Record<string, () => Promise<boolean>> = {
   cache: async () => report(await cacheSuite('memory', opts)),
@@ -27,8 +42,13 @@ const suites: Record<string, () => Promise<boolean>> = {
   storage: async () => report(await storageSuite(opts)),
   event: async () => report(await eventSuite(opts)),
   vtrack: async () => report(await vtrackSuite(opts)),
-  auction: async () => report(await auctionSuite(opts)),
-  amp: async () => report(await ampSuite(opts)),
+  auction: () => matrix('auction'),
+  amp: () => matrix('amp'),
+  workers: async () => {
+    console.log(`\nworkers: ${matrixOpts.rounds} rounds x ${matrixOpts.seconds}s per server and bench, ${matrixOpts.warmupSeconds}s warm-up`);
+    console.log(formatWorkers(await workersSuite(matrixOpts)));
+    return true;
+  },
   memory: async () => {
     const r = await memorySuite({ totalMiB: 1024, storeMiB: 64, targetMiB: 250, maxSeconds: 300 });
     console.log(
@@ -44,14 +64,9 @@ const report = (results: readonly ComparisonResult[]): boolean => {
   return results.every((r) => r.pass);
 };
 
-const selected = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(suites);
-console.log(
-  `openbid bench: ${cpus()[0]?.model ?? 'cpu'} x${availableParallelism()}, node ${process.version}, load by ${loadTool()}, ` +
-    `${pinning() ? `server on cpu ${pinning()?.server}, load on cpu ${pinning()?.load}` : 'unpinned'}, ` +
-    `${opts.rounds} rounds x ${opts.seconds}s, ${opts.connections} connections`,
-);
+console.log(benchHeader(loadTool(), opts));
 let ok = true;
-for (const name of selected) {
+for (const name of selected ?? Object.keys(suites)) {
   const suite = suites[name];
   if (suite === undefined) {
     console.error(`unknown suite ${name}; known: ${Object.keys(suites).join(', ')}`);

@@ -16,6 +16,8 @@ export interface LoadSpec {
 
 export interface LoadResult {
   readonly requestsPerSecond: number;
+  /** Requests answered over the whole load (what CPU and allocation per request divide by). */
+  readonly requests: number;
   readonly p99Ms: number;
   readonly errors: number;
 }
@@ -61,13 +63,14 @@ const runWrk = async (spec: LoadSpec): Promise<LoadResult> => {
   const [cmd, ...args] = pin ? ['taskset', '-c', pin.load, ...wrk] : wrk;
   const out = await collect(cmd as string, args, (spec.seconds + 30) * 1000);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? rps * spec.seconds);
   const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
   const p99Ms = p99 ? Number(p99[1]) * ({ us: 0.001, ms: 1, s: 1000 }[p99[2] as 'us' | 'ms' | 's']) : NaN;
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
   const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0) + socketErrors;
   if (!Number.isFinite(rps)) throw new Error(`cannot read wrk output:\n${out}`);
-  return { requestsPerSecond: rps, p99Ms, errors };
+  return { requestsPerSecond: rps, requests, p99Ms, errors };
 };
 
 // Lua long brackets take any text unescaped, as long as the closing bracket does not occur in it.
@@ -83,7 +86,10 @@ const runAutocannon = async (spec: LoadSpec): Promise<LoadResult> => {
   const args = [bin, '-j', '-c', String(spec.connections), '-d', String(spec.seconds), '-m', spec.method ?? 'GET'];
   if (spec.body !== undefined) args.push('-b', spec.body, '-H', 'Content-Type=application/json');
   for (const [k, v] of Object.entries(spec.headers ?? {})) args.push('-H', `${k}=${v}`);
-  const out = await collect(process.execPath, [...args, spec.url], (spec.seconds + 30) * 1000);
-  const json = JSON.parse(out.slice(out.indexOf('{'))) as { requests: { average: number }; latency: { p99: number }; non2xx: number; errors: number };
-  return { requestsPerSecond: json.requests.average, p99Ms: json.latency.p99, errors: json.non2xx + json.errors };
+  // Pinned like wrk, so the header's "load on cpu N" holds for either tool.
+  const pin = pinning();
+  const [cmd, ...rest] = pin ? ['taskset', '-c', pin.load, process.execPath, ...args, spec.url] : [process.execPath, ...args, spec.url];
+  const out = await collect(cmd, rest, (spec.seconds + 30) * 1000);
+  const json = JSON.parse(out.slice(out.indexOf('{'))) as { requests: { average: number; total: number }; latency: { p99: number }; non2xx: number; errors: number };
+  return { requestsPerSecond: json.requests.average, requests: json.requests.total, p99Ms: json.latency.p99, errors: json.non2xx + json.errors };
 };

@@ -3,6 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nodeFlags } from '../../src/node-flags.js';
 import { freePort, waitFor } from '../../test/support/ports.js';
 
 export interface BenchServer {
@@ -33,7 +34,16 @@ const pinServer = (pid: number): void => {
   if (pin !== undefined) spawnSync('taskset', ['-a', '-cp', pin.server, String(pid)], { stdio: 'ignore' });
 };
 
-const track = async (name: string, proc: ChildProcess, url: string, ready: () => Promise<boolean>): Promise<BenchServer> => {
+/**
+ * The environment that preloads `alloc-probe.mjs` into a server, so `allocatedBytes` (proc-stats.ts)
+ * can read how much it allocated; every node process started with it writes to `dir`.
+ */
+export const allocProbeEnv = (dir: string): Record<string, string> => ({
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${join(root, 'bench/lib/alloc-probe.mjs')}`.trim(),
+  OPENBID_BENCH_ALLOC_DIR: dir,
+});
+
+const track = async (name: string, proc: ChildProcess, url: string, ready: () => Promise<boolean>, pin = true): Promise<BenchServer> => {
   let output = '';
   proc.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   proc.stderr?.on('data', (d: Buffer) => (output += d.toString()));
@@ -43,7 +53,7 @@ const track = async (name: string, proc: ChildProcess, url: string, ready: () =>
     proc.kill('SIGKILL');
     throw new Error(`${(err as Error).message}\n${output}`);
   }
-  pinServer(proc.pid ?? 0);
+  if (pin) pinServer(proc.pid ?? 0);
   return {
     name,
     url,
@@ -84,25 +94,38 @@ const startFastifyReference = async (bodyBytes: number): Promise<BenchServer> =>
 
 /**
  * The fan-out reference (`fanout-server.mjs`): a node:http server that only relays each request
- * to these bidders and parses their answers, the floor under any Node.js exchange.
+ * to the bidders it names (`bidders`: name to URL) and picks a winner per imp, the floor under any
+ * Node.js exchange. With `storedDir` it also answers GET /openrtb2/amp from those stored requests.
+ * It gets openbid's young-generation flag, so the two differ in their code only.
  */
-export const startFanoutServer = async (bidderUrls: readonly string[]): Promise<BenchServer> => {
+export const startFanoutServer = async (bidders: Record<string, string>, opts: { storedDir?: string; env?: Record<string, string> } = {}): Promise<BenchServer> => {
   const port = await freePort();
-  const proc = spawn(process.execPath, [join(root, 'bench/lib/fanout-server.mjs')], { env: { ...process.env, PORT: String(port), BIDDERS: bidderUrls.join(',') } });
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    ...opts.env,
+    PORT: String(port),
+    BIDDERS: Object.entries(bidders).map(([name, url]) => `${name}=${url}`).join(','),
+    ...(opts.storedDir !== undefined ? { STORED_DIR: opts.storedDir } : {}),
+  };
+  const proc = spawn(process.execPath, [...nodeFlags(env.NODE_OPTIONS), join(root, 'bench/lib/fanout-server.mjs')], { env });
   const url = `http://127.0.0.1:${port}`;
   return track('fan-out', proc, url, async () => (await fetch(url, { method: 'POST', body: '{"id":"w","imp":[]}' })).ok);
 };
 
-/** openbid from dist/ (built by `npm run bench`), single process, with this config. */
-export const startOpenbid = async (config: Record<string, unknown>): Promise<BenchServer> => {
+/**
+ * openbid from dist/ (built by `npm run bench`) with this config, pinned to the server core unless
+ * `opts.pin` is false (with `server.workers` > 1 the workers need the machine's cores). `opts.env`
+ * is added to its environment (e.g. `allocProbeEnv`).
+ */
+export const startOpenbid = async (config: Record<string, unknown>, opts: { pin?: boolean; env?: Record<string, string> } = {}): Promise<BenchServer> => {
   const port = await freePort();
   const file = join(mkdtempSync(join(tmpdir(), 'openbid-bench-')), 'config.json');
   const server = { host: '127.0.0.1', port, ...(config.server as object | undefined) };
   writeFileSync(file, JSON.stringify({ logging: { level: 'warn' }, ...config, server }));
   // Through the launcher, as `npm start` runs it: the Node flags follow the configuration.
-  const proc = spawn(join(root, 'bin/openbid'), ['--config', file], { env: { ...process.env } });
+  const proc = spawn(join(root, 'bin/openbid'), ['--config', file], { env: { ...process.env, ...opts.env } });
   const url = `http://127.0.0.1:${port}`;
-  return track('openbid', proc, url, async () => (await fetch(`${url}/status`)).status === 204);
+  return track('openbid', proc, url, async () => (await fetch(`${url}/status`)).status === 204, opts.pin ?? true);
 };
 
 /** The servers every openbid figure is read against: bare node:http both ways and minimal Fastify. */

@@ -1,0 +1,106 @@
+// What the auction benches send and who answers: the mock bidders' process, OpenRTB requests of
+// N imps for M bidders, the AMP page's stored request, a returning user's cookie, and openbid's
+// configuration for all of them.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { VENDOR_LIST_FILE } from '../../test/support/consent-strings.js';
+import { EMPTY_UIDS_COOKIE, encodeUidsCookie, UIDS_COOKIE_NAME, withUid } from '../../src/usersync/uids-cookie.js';
+import { freePort, waitFor } from '../../test/support/ports.js';
+
+/** Up to eight bidders; the first three have GVL vendor ids in the test vendor list (for TCF). */
+export const BIDDERS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'] as const;
+const VENDOR_IDS: Record<string, number> = { alpha: 10, beta: 20, gamma: 30 };
+
+/** The AMP page's tag id: its stored request has one banner imp for the first three bidders. */
+export const AMP_TAG_ID = 'bench-amp';
+export const AMP_PATH = `/openrtb2/amp?tag_id=${AMP_TAG_ID}&w=300&h=250&curl=https%3A%2F%2Fnews.example%2Famp-article&timeout=1000`;
+
+export interface Bidders {
+  /** Bidder name to its URL, for every bidder in BIDDERS. */
+  readonly urls: Record<string, string>;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The bidders' process (bidder-server.mjs): all of BIDDERS, each on a port of its own, one bid per
+ * imp. Apart from openbid and the floor, so its work counts in neither's CPU time.
+ */
+export const startBidders = async (): Promise<Bidders> => {
+  const ports = await Promise.all(BIDDERS.map(() => freePort()));
+  const proc = spawn(process.execPath, [new URL('./bidder-server.mjs', import.meta.url).pathname], { env: { ...process.env, PORTS: ports.join(',') }, stdio: 'ignore' });
+  const urls = Object.fromEntries(BIDDERS.map((b, i) => [b, `http://127.0.0.1:${ports[i]}/`]));
+  const stop = async (): Promise<void> => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await waitFor('mock bidders', async () => (await fetch(urls.alpha!, { method: 'POST', body: '{"id":"w","imp":[]}' })).ok);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { urls, pid: proc.pid ?? 0, stop };
+};
+
+/** One banner imp for these bidders, as Prebid.js sends it. */
+const imp = (n: number, bidders: readonly string[]): unknown => ({
+  id: `imp-${n}`,
+  banner: { format: [{ w: 300, h: 250 }, { w: 300, h: 600 }] },
+  ext: { prebid: { bidder: Object.fromEntries(bidders.map((b) => [b, { placement: n }])) } },
+});
+
+/** An OpenRTB request as Prebid.js sends it: `imps` banner imps, each for the first `bidders` bidders, every bid cached. */
+export const auctionBody = (imps: number, bidders: number): string =>
+  JSON.stringify({
+    id: 'bench-auction',
+    imp: Array.from({ length: imps }, (_, i) => imp(i + 1, BIDDERS.slice(0, bidders))),
+    site: { page: 'https://news.example/article', domain: 'news.example', publisher: { id: 'pub-1' } },
+    device: { ua: 'Mozilla/5.0 bench', ip: '203.0.113.7', w: 1280, h: 720 },
+    tmax: 1000,
+    ext: { prebid: { targeting: { includewinners: true, includebidderkeys: true }, cache: { bids: {} }, channel: { name: 'pbjs' } } },
+  });
+
+/** A directory holding the AMP page's stored request (one banner imp, three bidders), for openbid and the floor. */
+export const storedRequestsDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'openbid-bench-stored-'));
+  const stored = {
+    id: '{{UUID}}',
+    site: { page: 'https://news.example/amp-article', publisher: { id: 'pub-1' } },
+    imp: [{ id: 'imp-1', banner: { format: [{ w: 300, h: 250 }] }, ext: { prebid: { bidder: Object.fromEntries(BIDDERS.slice(0, 3).map((b) => [b, { placement: 1 }])) } } }],
+  };
+  writeFileSync(join(dir, `${AMP_TAG_ID}.json`), JSON.stringify(stored));
+  return dir;
+};
+
+/** openbid's configuration: every bidder as a generic adapter, stored requests from `storedDir`, the test vendor list. */
+export const openbidAuctionConfig = (bidders: Bidders, storedDir: string): Record<string, unknown> => ({
+  adapters: Object.fromEntries(
+    BIDDERS.map((b) => [
+      b,
+      {
+        adapter: 'generic',
+        endpoint: bidders.urls[b],
+        ...(VENDOR_IDS[b] !== undefined ? { gvl_vendor_id: VENDOR_IDS[b] } : {}),
+        usersync: { redirect: { url: `https://${b}.example/sync?r={{.RedirectURL}}`, user_macro: '$UID' } },
+      },
+    ]),
+  ),
+  stored_requests: { filesystem: { directory: storedDir } },
+  privacy: { gdpr: { vendor_list: { file: VENDOR_LIST_FILE } } },
+});
+
+/**
+ * A returning user's `uids` cookie, as a browser sends it with every auction: twelve synced
+ * families, the first three bidders' among them (each then receives its `user.buyeruid`).
+ */
+export const uidsCookieHeader = (): string => {
+  let cookie = EMPTY_UIDS_COOKIE;
+  const families = [...BIDDERS.slice(0, 3), ...Array.from({ length: 9 }, (_, i) => `family${i}`)];
+  for (const family of families) cookie = withUid(cookie, family, `${family}-${'0123456789abcdef'.repeat(2)}`, Date.now());
+  return `${UIDS_COOKIE_NAME}=${encodeUidsCookie(cookie)}`;
+};
