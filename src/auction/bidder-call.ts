@@ -1,5 +1,5 @@
 import { BidderErrorCode } from '../bidders/adapter.js';
-import type { BidderError, FledgeAuctionConfig, RequestContext, RequestData, TypedBid } from '../bidders/adapter.js';
+import type { BidderError, BidderResponse, FledgeAuctionConfig, RequestContext, RequestData, TypedBid } from '../bidders/adapter.js';
 import type { Clock } from '../core/clock.js';
 import type { Imp } from '../openrtb/types.js';
 import type { AuctionBid } from './auction-bid.js';
@@ -49,9 +49,6 @@ export interface BidderCallOptions {
   readonly debug: boolean;
 }
 
-/** A bid with the currency its answer named. */
-type CurrencyBid = TypedBid & { readonly currency: string };
-
 const unknownError = (message: string): BidderError => ({ code: BidderErrorCode.UNKNOWN, message });
 
 /**
@@ -98,7 +95,7 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
   }
   if (calls.length === 0) return done(errors.length > 0 ? 'bad-input' : 'no-bid');
 
-  const typed: CurrencyBid[][] = [];
+  const answers: BidderResponse[] = [];
   let timedOut = false;
   let answered = false;
   const timeLeft = opts.deadline - opts.clock.now() > 0 && !opts.signal.aborted;
@@ -139,7 +136,7 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
         errors.push(...read.errors);
         const answer = read.response;
         if (answer === undefined) return;
-        typed.push(answer.bids.map((b) => ({ ...b, currency: answer.currency })));
+        answers.push(answer);
         if (answer.fledgeAuctionConfigs !== undefined) fledgeAuctionConfigs.push(...answer.fledgeAuctionConfigs);
       } catch (err) {
         errors.push(unknownError(`the ${bidder.code} adapter failed to read its answer: ${(err as Error).message}`));
@@ -149,23 +146,25 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
 
   const impsById = new Map<string, Imp>(request.imp.map((imp) => [imp.id, imp]));
   const bids: AuctionBid[] = [];
-  for (const b of typed.flat()) {
-    const reason = invalidBidReason(b, impsById);
-    if (reason !== undefined) {
-      warnings.push({ code: BidderErrorCode.BAD_SERVER_RESPONSE, message: `${reason}; bid dropped` });
-      continue;
+  for (const answer of answers) {
+    for (const b of answer.bids) {
+      const reason = invalidBidReason(b, impsById);
+      if (reason !== undefined) {
+        warnings.push({ code: BidderErrorCode.BAD_SERVER_RESPONSE, message: `${reason}; bid dropped` });
+        continue;
+      }
+      const priced = priceIn(b, answer.currency, opts, bidder.code);
+      if (typeof priced === 'string') {
+        errors.push(unknownError(priced));
+        continue;
+      }
+      const unusable = invalidPricedBidReason(priced.bid, opts.currency);
+      if (unusable !== undefined) {
+        warnings.push({ code: BidderErrorCode.BAD_SERVER_RESPONSE, message: `${unusable}; bid dropped` });
+        continue;
+      }
+      bids.push(priced);
     }
-    const priced = priceIn(b, opts, bidder.code);
-    if (typeof priced === 'string') {
-      errors.push(unknownError(priced));
-      continue;
-    }
-    const unusable = invalidPricedBidReason(priced.bid, opts.currency);
-    if (unusable !== undefined) {
-      warnings.push({ code: BidderErrorCode.BAD_SERVER_RESPONSE, message: `${unusable}; bid dropped` });
-      continue;
-    }
-    bids.push(priced);
   }
   const outcome: BidderOutcome = bids.length > 0 ? 'bid' : timedOut ? 'timeout' : errors.length > 0 && !answered ? 'error' : 'no-bid';
   return done(outcome, bids);
@@ -177,9 +176,12 @@ const withGzipEncoding = (headers: Readonly<Record<string, string>>): Record<str
   'content-encoding': 'gzip',
 });
 
-/** The bid priced in the auction's currency and adjusted, or why it cannot be. */
-const priceIn = (b: CurrencyBid, opts: BidderCallOptions, code: string): AuctionBid | string => {
-  const from = b.currency.toUpperCase();
+/**
+ * The bid priced in the auction's currency and adjusted, or why it cannot be. Its `bid` is the
+ * exchange's own copy, the only one: the response takes it as it is.
+ */
+const priceIn = (b: TypedBid, currency: string, opts: BidderCallOptions, code: string): AuctionBid | string => {
+  const from = currency.toUpperCase();
   let price = b.bid.price;
   if (from !== opts.currency) {
     try {

@@ -35,6 +35,8 @@ const add = (into: Messages, key: string, entry: BidderError): void => {
  * valid bids, each bid's `ext.prebid` (type, targeting, cache ids and URLs) and original price,
  * and `ext` with response times, errors and warnings per bidder, Protected Audience configs
  * (`ext.prebid.fledge.auctionconfigs`) for the imps that allow them, and debug data when asked.
+ * The bids go into the response as they are, their `ext` completed (and `adm` dropped when the
+ * caller reads it from the cache): build it once per auction, after targeting and caching.
  */
 export const buildBidResponse = (p: ResponseParts): BidResponse => {
   const prebidCache = p.request.ext?.prebid?.cache;
@@ -55,7 +57,12 @@ export const buildBidResponse = (p: ResponseParts): BidResponse => {
           ...(ids.vastCacheId !== undefined ? { vastXml: cacheRef(ids.vastCacheId) } : {}),
         };
       }
-      const bid: Bid = { ...b.bid, ext: { ...ownExt, prebid, origbidcpm: b.originalPrice, ...(b.originalCurrency !== '' ? { origbidcur: b.originalCurrency } : {}) } };
+      const ext: Open = { ...ownExt, prebid, origbidcpm: b.originalPrice };
+      if (b.originalCurrency !== '') ext.origbidcur = b.originalCurrency;
+      // The exchange's own copy of the bid (made when it was priced), here for its last use: completed
+      // in place rather than copied once more. Targeting and the cache have read it already.
+      const bid: Bid = b.bid;
+      bid.ext = ext;
       // A creative the caller reads from the cache need not travel twice (`returnCreative: false`).
       if (stripCreative && ids !== undefined) delete bid.adm;
       let list = seats.get(b.bidder);

@@ -1,17 +1,121 @@
 import { promisify } from 'node:util';
 import { gunzip, gzip as gzipCallback } from 'node:zlib';
-import { Agent, request } from 'undici';
-import type { BidderCallResult, BidderHttpClient } from '../bidder-http.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, errors } from 'undici';
+import type { Dispatcher } from 'undici';
+import type { BidderCallFailure, BidderCallResult, BidderHttpClient } from '../bidder-http.js';
 
 export interface UndiciBidderHttpOptions {
   /** Connections kept per bidder origin. */
   readonly connectionsPerHost: number;
 }
 
-class TooLarge extends Error {}
-
 const gunzipAsync = promisify(gunzip);
 const gzipAsync = promisify(gzipCallback);
+
+/** Distinct call URIs whose origin and path are kept parsed; past it the memo starts over. */
+const MAX_PARSED_URIS = 1024;
+
+interface Target {
+  readonly origin: string;
+  readonly path: string;
+}
+
+/** The origin and path undici's `request()` would derive from a URI, with its check of the protocol. */
+const parseTarget = (uri: string): Target => {
+  const url = new URL(uri);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new errors.InvalidArgumentError('Invalid URL protocol: the URL must start with `http:` or `https:`.');
+  }
+  return { origin: url.origin, path: url.search ? `${url.pathname}${url.search}` : url.pathname };
+};
+
+/**
+ * One call's handler, on undici's dispatch interface rather than `request()`: the answer is
+ * collected into an array of chunks with no response stream, async iterator or per-chunk promise
+ * in between (together about a sixth of an auction's CPU). Settles `done` exactly once.
+ */
+class CallHandler implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private settled = false;
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  private gzip = false;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly limit: number,
+    private readonly signal: AbortSignal,
+    private readonly done: (result: BidderCallResult) => void,
+  ) {
+    signal.addEventListener('abort', this.onAbort);
+  }
+
+  /** The deadline passed: drop the connection's exchange and report a timeout. */
+  private readonly onAbort = (): void => {
+    this.settle({ ok: false, failure: { kind: 'timeout' } });
+    this.controller?.abort(new errors.RequestAbortedError());
+  };
+
+  private settle(result: BidderCallResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.done(result);
+  }
+
+  /** Settled before the abort, which reports an error of its own synchronously. */
+  private tooLarge(): void {
+    this.settle({ ok: false, failure: { kind: 'too-large', limitBytes: this.limit } });
+    this.controller?.abort(new errors.ResponseExceededMaxSizeError());
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Aborted between the dispatch and the connection: undici would send the request regardless.
+    if (this.settled) controller.abort(new errors.RequestAbortedError());
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    if (statusCode < 200 || this.settled) return; // 1xx informational: the answer follows
+    this.status = statusCode;
+    this.headers = headers;
+    this.gzip = String(headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
+    // A declared size over the limit is refused before a byte of the body is read.
+    if (Number(headers['content-length'] ?? NaN) > this.limit) this.tooLarge();
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    this.size += chunk.length;
+    if (this.size > this.limit) return this.tooLarge();
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    const raw = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+    if (!this.gzip) return this.settle(this.answer(raw.toString('utf8')));
+    gunzipAsync(raw, { maxOutputLength: this.limit }).then(
+      (inflated) => this.settle(this.answer(inflated.toString('utf8'))),
+      (err: Error & { code?: string }) => this.settle(err.code === 'ERR_BUFFER_TOO_LARGE' ? { ok: false, failure: { kind: 'too-large', limitBytes: this.limit } } : failed(err)),
+    );
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.settle(this.signal.aborted ? { ok: false, failure: { kind: 'timeout' } } : failed(err));
+  }
+
+  private answer(body: string): BidderCallResult {
+    return { ok: true, response: { status: this.status, headers: this.headers, body } };
+  }
+}
+
+const failed = (err: Error & { code?: string }): BidderCallResult => {
+  const failure: BidderCallFailure = { kind: 'network', message: err.code ? `${err.code}: ${err.message}` : err.message };
+  return { ok: false, failure };
+};
 
 /**
  * Bidder calls over undici: one dispatcher for every bidder (keep-alive, a connection limit per
@@ -20,29 +124,24 @@ const gzipAsync = promisify(gzipCallback);
  */
 export const createUndiciBidderHttp = (opts: UndiciBidderHttpOptions): BidderHttpClient => {
   const agent = new Agent({ connections: opts.connectionsPerHost, keepAliveTimeout: 30_000, pipelining: 1 });
-
-  /** Reads at most `limit` bytes of the body; gzip is inflated to at most `limit` bytes too. */
-  const readBody = async (body: AsyncIterable<Buffer>, gzip: boolean, limit: number): Promise<string> => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > limit) throw new TooLarge();
-      chunks.push(chunk);
+  // A bidder's calls mostly share one URI: parsing it once per URI rather than per call.
+  const targets = new Map<string, Target>();
+  const targetOf = (uri: string): Target => {
+    let target = targets.get(uri);
+    if (target === undefined) {
+      target = parseTarget(uri);
+      // Adapters that put per-request values in the query would grow it forever: bounded.
+      if (targets.size >= MAX_PARSED_URIS) targets.clear();
+      targets.set(uri, target);
     }
-    const raw = Buffer.concat(chunks, size);
-    if (!gzip) return raw.toString('utf8');
-    try {
-      return (await gunzipAsync(raw, { maxOutputLength: limit })).toString('utf8');
-    } catch (err) {
-      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new TooLarge();
-      throw err;
-    }
+    return target;
   };
 
   return {
     async call(req, { signal, maxResponseBytes, acceptGzip, gzipBody }): Promise<BidderCallResult> {
       try {
+        if (signal.aborted) return { ok: false, failure: { kind: 'timeout' } };
+        const { origin, path } = targetOf(req.uri);
         const headers: Record<string, string> = { ...req.headers };
         if (acceptGzip) headers['accept-encoding'] = 'gzip';
         let payload: string | Buffer | undefined = req.body;
@@ -51,29 +150,13 @@ export const createUndiciBidderHttp = (opts: UndiciBidderHttpOptions): BidderHtt
           payload = await gzipAsync(payload);
           for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-encoding') delete headers[name];
           headers['content-encoding'] = 'gzip';
+          if (signal.aborted) return { ok: false, failure: { kind: 'timeout' } };
         }
-        const res = await request(req.uri, {
-          method: req.method,
-          dispatcher: agent,
-          headers,
-          signal,
-          ...(payload !== undefined ? { body: payload } : {}),
+        return await new Promise<BidderCallResult>((resolve) => {
+          agent.dispatch({ origin, path, method: req.method, headers, body: payload ?? null }, new CallHandler(maxResponseBytes, signal, resolve));
         });
-        // The deadline may abort a body that is already given up (too large): nothing to report then.
-        res.body.on('error', () => undefined);
-        const declared = Number(res.headers['content-length'] ?? NaN);
-        const gzip = String(res.headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
-        if (declared > maxResponseBytes) {
-          res.body.destroy();
-          return { ok: false, failure: { kind: 'too-large', limitBytes: maxResponseBytes } };
-        }
-        const body = await readBody(res.body, gzip, maxResponseBytes);
-        return { ok: true, response: { status: res.statusCode, headers: res.headers, body } };
       } catch (err) {
-        if (err instanceof TooLarge) return { ok: false, failure: { kind: 'too-large', limitBytes: maxResponseBytes } };
-        if (signal.aborted) return { ok: false, failure: { kind: 'timeout' } };
-        const e = err as Error & { code?: string };
-        return { ok: false, failure: { kind: 'network', message: e.code ? `${e.code}: ${e.message}` : e.message } };
+        return signal.aborted ? { ok: false, failure: { kind: 'timeout' } } : failed(err as Error);
       }
     },
     close: () => agent.close(),
