@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 /** An `AbortSignal` that aborts at a deadline, and the means to disarm it once the work is done. */
 export interface DeadlineSignal {
   readonly signal: AbortSignal;
@@ -12,6 +14,10 @@ export interface DeadlineSignal {
  */
 export const deadlineSignal = (ms: number): DeadlineSignal => {
   const controller = new AbortController();
+  // Every bidder call in flight listens to the one signal of its auction; their number is bounded
+  // by the bidders per request and the calls their adapters make, not by Node's default of 10,
+  // past which Node would print a leak warning for an ordinary 11-call auction.
+  setMaxListeners(0, controller.signal);
   const timer = setTimeout(() => controller.abort(), Math.max(0, ms));
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 };

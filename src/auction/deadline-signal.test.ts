@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { deadlineSignal } from './deadline-signal.js';
+
+it('takes a listener per bidder call in flight, past Node\'s default of 10, without a leak warning', async () => {
+  const warnings: Error[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w);
+  process.on('warning', onWarning);
+  try {
+    const deadline = deadlineSignal(1_000);
+    for (let i = 0; i < 40; i++) deadline.signal.addEventListener('abort', () => undefined);
+    deadline.clear();
+    // Node emits process warnings on the next tick.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(warnings.map((w) => w.name), []);
+  } finally {
+    process.off('warning', onWarning);
+  }
+});
+
+it('aborts at its deadline, and not once cleared', async () => {
+  const fires = deadlineSignal(5);
+  const cleared = deadlineSignal(5);
+  cleared.clear();
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.equal(fires.signal.aborted, true);
+  assert.equal(cleared.signal.aborted, false);
+});
