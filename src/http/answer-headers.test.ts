@@ -54,4 +54,14 @@ describe('answerFields', () => {
     assert.deepEqual(pairs, lines);
     assert.deepEqual(answerFields({ status: 204 }, 0, undefined), ['vary', 'Origin', 'cache-control', 'no-cache', 'x-content-type-options', 'nosniff']);
   });
+
+  it("puts a route's own headers after the CORS echo and before Content-Type, on both forms alike", () => {
+    const answer = { status: 200, contentType: 'application/json', body: '{}', headers: ['amp-access-control-allow-source-origin', 'https://pub.example', 'access-control-expose-headers', 'AMP-Access-Control-Allow-Source-Origin'] };
+    const fields = answerFields(answer, 2, 'https://cdn.example');
+    assert.deepEqual(fields.slice(6, 14), ['access-control-allow-origin', 'https://cdn.example', 'access-control-allow-credentials', 'true', ...answer.headers]);
+    const lines = createAnswerHeadWriter(5000, () => 0)(answer, 2, 'https://cdn.example').split('\r\n').slice(1, 1 + fields.length / 2);
+    const pairs: string[] = [];
+    for (let i = 0; i < fields.length; i += 2) pairs.push(`${fields[i] ?? ''}: ${fields[i + 1] ?? ''}`);
+    assert.deepEqual(pairs, lines);
+  });
 });

@@ -53,11 +53,12 @@ const FIXED_FIELDS: readonly string[] = ANSWER_HEADERS.flat();
 
 /**
  * Every header of an answer, flat (`name, value, name, value...`) as node:http's `writeHead`
- * takes them: the headers of every answer, the CORS echo, Content-Type, Content-Length.
+ * takes them: the headers of every answer, the CORS echo, the route's own, Content-Type, Content-Length.
  */
 export const answerFields = (answer: Answer, bodyBytes: number, origin: string | undefined): string[] => {
   const fields = FIXED_FIELDS.slice();
   if (origin !== undefined) fields.push(ALLOW_ORIGIN, origin, ALLOW_CREDENTIALS[0], ALLOW_CREDENTIALS[1]);
+  if (answer.headers !== undefined) fields.push(...answer.headers);
   if (answer.contentType !== undefined) fields.push('content-type', answer.contentType);
   if (hasContentLength(answer.status)) fields.push('content-length', String(bodyBytes));
   return fields;
@@ -65,7 +66,8 @@ export const answerFields = (answer: Answer, bodyBytes: number, origin: string |
 
 /**
  * Writes the head of an answer as bytes for the wire (a latin1 string), byte for byte as node:http
- * writes `writeHead(status, answerFields(...))`: status line, {@link answerFields}, then node's
+ * writes `writeHead(status, answerFields(...))`: status line, {@link answerFields} (the route's own
+ * headers included), then node's
  * own Date, Connection and Keep-Alive.
  */
 export type AnswerHeadWriter = (answer: Answer, bodyBytes: number, origin: string | undefined) => string;
@@ -100,6 +102,8 @@ export const createAnswerHeadWriter = (keepAliveTimeoutMs: number, now: () => nu
   return (answer, bodyBytes, origin) => {
     let head = statusLine(answer.status);
     if (origin !== undefined) head += `${ALLOW_ORIGIN}: ${origin}\r\n${CREDENTIALS_LINE}`;
+    const own = answer.headers;
+    if (own !== undefined) for (let i = 0; i + 1 < own.length; i += 2) head += `${own[i] as string}: ${own[i + 1] as string}\r\n`;
     if (answer.contentType !== undefined) head += `content-type: ${answer.contentType}\r\n`;
     if (hasContentLength(answer.status)) head += `content-length: ${String(bodyBytes)}\r\n`;
     return head + dateAndConnection();

@@ -14,6 +14,11 @@ interface AnswerHead {
   readonly status: number;
   /** Absent when the body is empty. */
   readonly contentType?: string;
+  /**
+   * The route's own headers (AMP's CORS headers), flat: name, value, name, value..., names in
+   * lower case, values printable ASCII. Written after the CORS echo, before Content-Type.
+   */
+  readonly headers?: readonly string[];
 }
 
 /** A body of text (sent as UTF-8) or bytes; absent when empty. */
@@ -63,10 +68,22 @@ export interface BodyAnswerRequest extends AnswerRequest {
  */
 export type AnswerHandler = (req: AnswerRequest) => MaybePromise<Answer>;
 
+/**
+ * The headers every answer of a route carries, errors included, worked out from the request
+ * alone before its handler runs (flat, as {@link Answer}'s `headers`); undefined for none. Pure,
+ * never throws.
+ */
+export type RouteHeaders = (req: AnswerRequest) => readonly string[] | undefined;
+
 /** A POST route as a function of the request and its body; errors as for {@link AnswerHandler}. */
 export type BodyAnswerHandler = (req: BodyAnswerRequest) => MaybePromise<Answer>;
 
 export const TEXT_PLAIN = 'text/plain; charset=utf-8';
+/** The Content-Type of JSON answers built from values, as Fastify writes it for a string body. */
+export const JSON_UTF8 = 'application/json; charset=utf-8';
+
+/** A 200 answer of `value` as JSON text. */
+export const jsonAnswer = (value: unknown): Answer => ({ status: 200, contentType: JSON_UTF8, body: JSON.stringify(value) });
 
 /** The answer for an error: domain errors keep their message; anything else hides its details. */
 export const errorAnswer = (err: unknown): Answer =>

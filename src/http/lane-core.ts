@@ -1,9 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { parse as parseQuery } from 'fast-querystring';
 import type { Logger } from '../core/logger.js';
+import { mapMaybe } from '../core/maybe-promise.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import { errorAnswer, loggableCause } from './answer.js';
-import type { Answer, AnswerHandler, BodyAnswerHandler } from './answer.js';
+import type { Answer, AnswerHandler, AnswerRequest, BodyAnswerHandler, RouteHeaders } from './answer.js';
 import type { RequestMetrics, RequestRecorder } from './request-metrics.js';
 
 /**
@@ -13,8 +14,11 @@ import type { RequestMetrics, RequestRecorder } from './request-metrics.js';
  * reads), reading its query, and running its handler.
  */
 export interface LaneRoutes {
-  /** Serves GET `path` with `handler` (the caller registers the same handler with Fastify). */
-  get(path: string, handler: AnswerHandler): void;
+  /**
+   * Serves GET `path` with `handler` (the caller registers the same handler with Fastify); every
+   * answer, errors included, carries the `headers` worked out from the request, if given.
+   */
+  get(path: string, handler: AnswerHandler, headers?: RouteHeaders): void;
   /** Serves POST `path` with `handler`, for bodies of at most `bodyLimit` bytes. */
   post(path: string, bodyLimit: number, handler: BodyAnswerHandler): void;
   /**
@@ -26,16 +30,18 @@ export interface LaneRoutes {
   match(method: string | undefined, target: string, contentType: string | undefined, contentLength: number): GetRoute | PostRoute | undefined;
   /**
    * Runs a handler: its answer, or the error answer if it throws or rejects (5xx logged with
-   * their cause). Directly when the handler answered directly, else a promise; never throws,
-   * never rejects.
+   * their cause), with the route's own headers. Directly when the handler answered directly,
+   * else a promise; never throws, never rejects.
    */
-  run<R>(route: LaneRoute, handler: (r: R) => MaybePromise<Answer>, request: R): MaybePromise<Answer>;
+  run<R extends AnswerRequest>(route: LaneRoute, handler: (r: R) => MaybePromise<Answer>, request: R): MaybePromise<Answer>;
 }
 
 export interface LaneRoute {
   readonly route: string;
   readonly method: 'GET' | 'POST';
   readonly record: RequestRecorder;
+  /** The headers every answer of the route carries, errors included. */
+  readonly headers?: RouteHeaders;
 }
 
 export interface GetRoute extends LaneRoute {
@@ -94,8 +100,8 @@ export const createLaneRoutes = (opts: { readonly logger: Logger; readonly metri
   };
 
   return {
-    get: (path, handler) => {
-      gets.set(path, { route: path, method: 'GET', handler, record: opts.metrics.forRoute(path, 'GET') });
+    get: (path, handler, headers) => {
+      gets.set(path, { route: path, method: 'GET', handler, record: opts.metrics.forRoute(path, 'GET'), ...(headers !== undefined ? { headers } : {}) });
     },
     post: (path, bodyLimit, handler) => {
       posts.set(path, { route: path, method: 'POST', handler, bodyLimit, record: opts.metrics.forRoute(path, 'POST') });
@@ -113,10 +119,12 @@ export const createLaneRoutes = (opts: { readonly logger: Logger; readonly metri
       let result: MaybePromise<Answer>;
       try {
         result = handler(request);
+        if (result instanceof Promise) result = result.catch((err: unknown) => failed(route, err));
       } catch (err) {
-        return failed(route, err);
+        result = failed(route, err);
       }
-      return result instanceof Promise ? result.catch((err: unknown) => failed(route, err)) : result;
+      const own = route.headers?.(request);
+      return own === undefined ? result : mapMaybe(result, (answer) => ({ ...answer, headers: own }));
     },
   };
 };

@@ -10,8 +10,8 @@ import type { LaneRoute, LaneRoutes, PostRoute } from './lane-core.js';
 import { createTurnBatch } from './turn-batch.js';
 
 /**
- * The node lane: the hottest routes (`GET /cache`, `/storage`, `/event`, `/vtrack`, `/status`;
- * `POST /cache`, `/vtrack`) answered from node:http's request objects, without Fastify, on the
+ * The node lane: the hottest routes (`GET /cache`, `/storage`, `/event`, `/vtrack`, `/status`,
+ * `/openrtb2/amp`; `POST /cache`, `/vtrack`, `/openrtb2/auction`) answered from node:http's request objects, without Fastify, on the
  * connections node:http serves (those the socket lane, `socket-lane.ts`, handed over, or all of
  * them when it is off). The answer has the same headers, errors and metrics as the Fastify route
  * of the same path, which stays registered and serves every request the lane passes on.

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, Fa
 import type { Logger } from '../core/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { errorAnswer, loggableCause, TEXT_PLAIN } from './answer.js';
-import type { Answer, AnswerHandler, BodyAnswerHandler } from './answer.js';
+import type { Answer, AnswerHandler, AnswerRequest, BodyAnswerHandler, RouteHeaders } from './answer.js';
 import { createClientAddress, trustedProxyCheck } from './client-address.js';
 import { registerCors } from './cors.js';
 import { acceptAnyBodyAsText } from './raw-body.js';
@@ -45,8 +45,9 @@ export interface HttpServer {
   /**
    * Registers a GET route written as an {@link AnswerHandler}: with Fastify (HEAD, trailing
    * slash, access logs, `inject`) and with the lanes, which serve plain GETs without Fastify.
+   * Every answer, errors included, carries the `headers` worked out from the request, if given.
    */
-  answerGet(path: string, handler: AnswerHandler): void;
+  answerGet(path: string, handler: AnswerHandler, headers?: RouteHeaders): void;
   /**
    * Registers a POST route written as a {@link BodyAnswerHandler}, for bodies of any Content-Type
    * read as text, up to `bodyLimit` bytes (413 beyond): with Fastify, and with the lanes,
@@ -104,11 +105,14 @@ export const createHttpServer = (opts: HttpServerOptions): HttpServer => {
   });
   return {
     fastify,
-    answerGet: (path, handler) => {
-      fastify.get(path, async (req, reply) =>
-        sendAnswer(reply, await handler({ query: req.query as Record<string, unknown>, headers: req.headers, ip: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']) })),
-      );
-      routes.get(path, handler);
+    answerGet: (path, handler, headers) => {
+      fastify.get(path, async (req, reply) => {
+        const request: AnswerRequest = { query: req.query as Record<string, unknown>, headers: req.headers, ip: clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for']) };
+        // Set before the handler runs, so that an error answer (the error handler's) carries them too.
+        setHeaders(reply, headers?.(request));
+        return sendAnswer(reply, await handler(request));
+      });
+      routes.get(path, handler, headers);
     },
     answerPost: (path, bodyLimit, handler) => {
       void fastify.register((scope, _o, done) => {
@@ -163,9 +167,15 @@ const serverWithLane = (
  */
 export const sendAnswer = (reply: FastifyReply, answer: Answer): FastifyReply => {
   void reply.code(answer.status);
+  setHeaders(reply, answer.headers);
   if (answer.contentType !== undefined) void reply.type(answer.contentType);
   const body = answer.body;
   return reply.send(typeof body === 'string' ? Buffer.from(body, answer.bodyEncoding ?? 'utf8') : body);
+};
+
+/** Sets flat `name, value...` headers on a reply. */
+const setHeaders = (reply: FastifyReply, headers: readonly string[] | undefined): void => {
+  if (headers !== undefined) for (let i = 0; i + 1 < headers.length; i += 2) void reply.header(headers[i] as string, headers[i + 1]);
 };
 
 /** Writes an error as `text/plain`; 5xx are logged, 4xx are the caller's business. */

@@ -111,6 +111,9 @@ const MAX_READ_AHEAD_BYTES = 64 * 1024;
 /** Whether a string is printable ASCII, so a head holding it encodes the same as UTF-8 and latin1. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
+/** Whether an answer's own headers are printable ASCII (they should be), so its head encodes the same as UTF-8. */
+const ownHeadersAscii = (answer: Answer): boolean => answer.headers === undefined || answer.headers.every((v) => PRINTABLE_ASCII.test(v));
+
 /** The bytes read so far as one buffer. */
 const joined = (c: Connection): Buffer => {
   if (c.chunks.length !== 1) c.chunks = [Buffer.concat(c.chunks, c.bytes)];
@@ -216,7 +219,7 @@ export const createSocketLane = (opts: SocketLaneOptions): SocketLane => {
       // One write per answer where the head and body can share an encoding; else one writev.
       if (body === undefined) socket.write(head, 'latin1');
       else if (answer.bodyEncoding === 'latin1') socket.write(head + answer.body, 'latin1');
-      else if (typeof body === 'string' && (origin === undefined || PRINTABLE_ASCII.test(origin))) socket.write(head + body, 'utf8');
+      else if (typeof body === 'string' && (origin === undefined || PRINTABLE_ASCII.test(origin)) && ownHeadersAscii(answer)) socket.write(head + body, 'utf8');
       else {
         socket.cork();
         socket.write(head, 'latin1');

@@ -1,5 +1,7 @@
 import type { AmpService } from '../../amp/amp-service.js';
 import { readAmpQuery } from '../../amp/amp-query.js';
+import { jsonAnswer } from '../answer.js';
+import type { AnswerRequest } from '../answer.js';
 import { firstParam } from '../raw-body.js';
 import type { HttpServer } from '../server.js';
 
@@ -15,30 +17,38 @@ const asOrigin = (value: string | undefined): string | undefined => {
   return origin === value && origin !== 'null' ? origin : undefined;
 };
 
+const EXPOSE_SOURCE_ORIGIN = ['access-control-expose-headers', 'AMP-Access-Control-Allow-Source-Origin'] as const;
+
 /**
- * `GET /openrtb2/amp`. AMP's CORS for credentialed requests: the page's origin is echoed in
+ * AMP's CORS for credentialed requests: the page's origin is echoed in
  * `AMP-Access-Control-Allow-Source-Origin` (from `__amp_source_origin`, else the Origin) and
- * exposed to the AMP runtime; they are set before anything can fail, so errors carry them too.
- * A value that is not an origin (a path, bytes a header cannot carry) is not echoed: echoing it
- * would let a page's query string write into the answer's headers.
+ * exposed to the AMP runtime, on every answer, errors included. A value that is not an origin
+ * (a path, bytes a header cannot carry) is not echoed: echoing it would let a page's query
+ * string write into the answer's headers. A serialized origin is ASCII.
  */
+const ampHeaders = ({ query, headers }: AnswerRequest): readonly string[] => {
+  const sourceOrigin = asOrigin(firstParam(query.__amp_source_origin)) ?? asOrigin(headers.origin);
+  return sourceOrigin === undefined ? EXPOSE_SOURCE_ORIGIN : ['amp-access-control-allow-source-origin', sourceOrigin, ...EXPOSE_SOURCE_ORIGIN];
+};
+
+/** `GET /openrtb2/amp`: a lane route (`answerGet`), with AMP's CORS headers on every answer. */
 export const ampRoutes = (server: HttpServer, opts: { amp: AmpService }): void => {
-  server.fastify.get('/openrtb2/amp', async (req, reply) => {
-    const q = req.query as Record<string, unknown>;
-    const sourceOrigin = asOrigin(firstParam(q.__amp_source_origin)) ?? asOrigin(req.headers.origin);
-    if (sourceOrigin !== undefined) void reply.header('amp-access-control-allow-source-origin', sourceOrigin);
-    void reply.header('access-control-expose-headers', 'AMP-Access-Control-Allow-Source-Origin');
-    const { query, warnings } = readAmpQuery((name) => {
-      const v = firstParam(q[name]);
-      return v === undefined || v === '' ? undefined : v;
-    });
-    const answer = await opts.amp.run(query, warnings, {
-      ip: req.ip,
-      ...(req.headers['user-agent'] !== undefined ? { userAgent: req.headers['user-agent'] } : {}),
-      globalPrivacyControl: req.headers['sec-gpc'] === '1',
-      ...(req.headers.cookie !== undefined ? { cookieHeader: req.headers.cookie } : {}),
-    });
-    void reply.code(200).type('application/json');
-    return JSON.stringify(answer);
-  });
+  server.answerGet(
+    '/openrtb2/amp',
+    ({ query: q, headers, ip }) => {
+      const { query, warnings } = readAmpQuery((name) => {
+        const v = firstParam(q[name]);
+        return v === undefined || v === '' ? undefined : v;
+      });
+      return opts.amp
+        .run(query, warnings, {
+          ip,
+          ...(headers['user-agent'] !== undefined ? { userAgent: headers['user-agent'] } : {}),
+          globalPrivacyControl: headers['sec-gpc'] === '1',
+          ...(headers.cookie !== undefined ? { cookieHeader: headers.cookie } : {}),
+        })
+        .then(jsonAnswer);
+    },
+    ampHeaders,
+  );
 };
