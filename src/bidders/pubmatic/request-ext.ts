@@ -92,8 +92,12 @@ export const readRequestExt = (ext: unknown, bidderCode: string): { ext: Pubmati
     if ('error' in read) return { error: `ext.prebid.bidderparams: ${read.error}` };
     wrapper = read.wrapper;
   }
-  // Prebid Server sets `pubmatic`, or the request alias it is called as: the code of this call.
-  wrapper.biddercode = bidderCode;
+  // Prebid Server's adapter writes an alias of the request's `ext.prebid.aliases` when there is one
+  // (the last; Go's map walk picks any), else `pubmatic`. openbid's exchange keeps `aliases` from
+  // bidders, so in an auction this is always the code of the call: `pubmatic`, or the alias it runs as.
+  const aliases = isObject(prebid) ? prebid.aliases : undefined;
+  const aliasNames = isObject(aliases) ? Object.keys(aliases) : [];
+  wrapper.biddercode = aliasNames.at(-1) ?? bidderCode;
   out.wrapper = wrapper;
 
   if (isObject(params) && params.acat !== undefined && params.acat !== null) {
