@@ -15,6 +15,11 @@ const gzipAsync = promisify(gzipCallback);
 
 /** Distinct call URIs whose origin and path are kept parsed; past it the memo starts over. */
 const MAX_PARSED_URIS = 1024;
+/**
+ * Longer URIs are parsed on every call, never kept: with the entry limit this bounds the memo in
+ * bytes (1,024 × 512 characters, each kept about three times: key, origin, path — under 3 MiB).
+ */
+const MAX_MEMO_URI_LENGTH = 512;
 
 interface Target {
   readonly origin: string;
@@ -127,6 +132,7 @@ export const createUndiciBidderHttp = (opts: UndiciBidderHttpOptions): BidderHtt
   // A bidder's calls mostly share one URI: parsing it once per URI rather than per call.
   const targets = new Map<string, Target>();
   const targetOf = (uri: string): Target => {
+    if (uri.length > MAX_MEMO_URI_LENGTH) return parseTarget(uri);
     let target = targets.get(uri);
     if (target === undefined) {
       target = parseTarget(uri);
