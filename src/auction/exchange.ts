@@ -23,7 +23,7 @@ import { priceBucket, resolvePriceGranularity } from './price-granularity.js';
 import type { PriceGranularity } from './price-granularity.js';
 import { rankBids } from './ranking.js';
 import { splitByBidder } from './split.js';
-import { bidsWithTargeting, bidTargeting } from './targeting.js';
+import { bidsWithTargeting, bidTargeting, targetingKeys } from './targeting.js';
 import type { BidCacheIds, CacheLocation, TargetingOptions } from './targeting.js';
 import { buildBidResponse } from './response.js';
 import { NO_BUYER_UIDS, withBuyerUid } from './buyer-uids.js';
@@ -197,10 +197,11 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     if (targetingOptions !== undefined) {
       const location = cacheLocation(opts.cache.url);
       const granularity = granularities(request, account, general);
+      const keys = targetingKeys(targetingOptions);
       for (const r of rankings) {
         for (const b of r.topByBidder) {
           const bucket = priceBucket(b.bid.price, granularity(b.type));
-          const t = bidTargeting(b, b === r.winner, bucket, cacheIds.get(b) ?? {}, location, targetingOptions);
+          const t = bidTargeting(b, b === r.winner, bucket, cacheIds.get(b) ?? {}, location, targetingOptions, keys);
           if (t !== undefined) targeting.set(b, t);
         }
       }

@@ -39,11 +39,44 @@ export const bidsWithTargeting = (rankings: readonly ImpRanking[], opts: Targeti
   return out;
 };
 
+/** The names a targeting key is made of: `hb_<name>`, and `hb_<name>_<bidder>` for bidder keys. */
+type KeyName = 'pb' | 'bidder' | 'size' | 'deal' | 'cache_id' | 'uuid' | 'cache_host' | 'cache_path' | 'env' | 'format';
+const KEY_NAMES: readonly KeyName[] = ['pb', 'bidder', 'size', 'deal', 'cache_id', 'uuid', 'cache_host', 'cache_path', 'env', 'format'];
+
+/** An auction's targeting key strings, prefixed and cut: the winner's, and each bidder's on first use. */
+export interface TargetingKeys {
+  readonly winner: Readonly<Record<KeyName, string>>;
+  ofBidder(bidder: string): Readonly<Record<KeyName, string>>;
+}
+
+/**
+ * The key strings for `opts`, made once per auction and per bidder rather than once per bid:
+ * building and interning ~16 fresh strings per bid was about half of `bidTargeting`'s time at 60
+ * bids (docs/performance.md, "Per imp and per bid"). Holds one entry per bidder seen.
+ */
+export const targetingKeys = (opts: TargetingOptions): TargetingKeys => {
+  const keysOf = (suffix: string): Record<KeyName, string> => {
+    const keys = {} as Record<KeyName, string>;
+    for (const name of KEY_NAMES) keys[name] = cut(`${opts.prefix}_${name}${suffix}`, opts.maxKeyLength);
+    return keys;
+  };
+  const byBidder = new Map<string, Record<KeyName, string>>();
+  return {
+    winner: keysOf(''),
+    ofBidder: (bidder) => {
+      let keys = byBidder.get(bidder);
+      if (keys === undefined) byBidder.set(bidder, (keys = keysOf(`_${bidder}`)));
+      return keys;
+    },
+  };
+};
+
 /**
  * The targeting key-values of one bid, as Prebid Server writes them in
  * `seatbid[].bid[].ext.prebid.targeting`: the winner's keys (`hb_pb`...) when it won and winners
  * are included, its bidder keys (`hb_pb_<bidder>`...) when bidder keys are included or it is a
- * deal and deals are always included. `undefined` when it gets none.
+ * deal and deals are always included. `undefined` when it gets none. `keys` must be made from
+ * the same `opts` (an auction passes one for all its bids).
  */
 export const bidTargeting = (
   b: AuctionBid,
@@ -52,11 +85,12 @@ export const bidTargeting = (
   cache: BidCacheIds,
   location: CacheLocation | undefined,
   opts: TargetingOptions,
+  keys: TargetingKeys = targetingKeys(opts),
 ): Record<string, string> | undefined => {
   const winnerKeys = won && opts.includeWinners;
   const bidderKeys = opts.includeBidderKeys || (opts.alwaysIncludeDeals && isDeal(b));
   if (!winnerKeys && !bidderKeys) return undefined;
-  const values: [string, string][] = [
+  const values: [KeyName, string][] = [
     ['pb', priceBucket],
     ['bidder', b.bidder],
   ];
@@ -71,11 +105,11 @@ export const bidTargeting = (
   if (opts.env !== undefined) values.push(['env', opts.env]);
   if (opts.includeFormat) values.push(['format', b.type]);
 
+  const own = bidderKeys ? keys.ofBidder(b.bidder) : undefined;
   const targeting: Record<string, string> = {};
   for (const [name, value] of values) {
-    const key = `${opts.prefix}_${name}`;
-    if (winnerKeys) targeting[cut(key, opts.maxKeyLength)] = value;
-    if (bidderKeys) targeting[cut(`${key}_${b.bidder}`, opts.maxKeyLength)] = value;
+    if (winnerKeys) targeting[keys.winner[name]] = value;
+    if (own !== undefined) targeting[own[name]] = value;
   }
   return targeting;
 };

@@ -139,3 +139,25 @@ describe('prototype member names as request keys on POST /openrtb2/auction', () 
     assert.equal(calls.length, 1);
   });
 });
+
+describe('a bid with an own __proto__ key', () => {
+  it('keeps it as a key of its own in the response, its price priced as any other', async () => {
+    // The exchange copies each bid once to price it; the copy must not take `__proto__` as the prototype.
+    const bid = '{"id":"b1","impid":"imp-1","price":1.5,"adm":"<div/>","crid":"c","w":300,"h":250,"mtype":1,"__proto__":{"polluted":true}}';
+    const alpha = await startMockBidder({ body: `{"id":"auction-1","cur":"USD","seatbid":[{"bid":[${bid}]}]}` });
+    const app = await buildTestApp({ adapters: { alpha: { adapter: 'generic', endpoint: alpha.url } } });
+    try {
+      const base = await app.server.listen({ host: '127.0.0.1', port: 0 });
+      const body = JSON.stringify(auctionRequest({ ext: { prebid: { bidder: { alpha: {} } } } }));
+      const res = await httpRequest(`${base}/openrtb2/auction`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const json = (await res.body.json()) as Json;
+      const got = ((json.seatbid as Json[])[0]!.bid as Json[])[0]!;
+      assert.deepEqual(own(got, '__proto__'), { polluted: true });
+      assert.equal(got.price, 1.5);
+      assert.equal((got as { polluted?: unknown }).polluted, undefined);
+    } finally {
+      await app.close();
+      await alpha.close();
+    }
+  });
+});
