@@ -35,8 +35,11 @@ export const ensureDebianPackages = (wanted, neededBy) => {
 
 /** Compiles dist/; exits the process when the build fails. */
 export const buildDist = () => {
-  const build = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  // What `npm run build` does: compile, then write dist/build-info.json (the revision /version answers).
+  for (const step of [[join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], [join(root, 'scripts/build-info.mjs')]]) {
+    const build = spawnSync(process.execPath, step, { stdio: 'inherit' });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
 };
 
 /**
