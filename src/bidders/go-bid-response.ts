@@ -171,15 +171,24 @@ export const readBids = (body: DecodedBidResponse, read: (bid: Bid, errors: Bidd
 };
 
 /**
+ * {@link decodeBidResponse} where the Go adapter passes its JSON decoder's error on as it is: the
+ * errors of an unreadable answer keep their wording and are untyped, code 999.
+ */
+export const decodeBidResponseUntyped = (response: ResponseData): ReturnType<typeof decodeBidResponse> => {
+  const decoded = decodeBidResponse(response);
+  if (!('answer' in decoded)) return decoded;
+  return { answer: { ...decoded.answer, errors: decoded.answer.errors.map((e) => ({ code: BidderErrorCode.UNKNOWN, message: e.message })) } };
+};
+
+/** `read` with its answer in USD: for bidders whose Go adapter never reads the answer's `cur`. */
+export const inUsd = (read: AdapterBids): AdapterBids => (read.response === undefined ? read : { ...read, response: { ...read.response, currency: 'USD' } });
+
+/**
  * The whole `makeBids` of a bidder whose Go adapter reads the answer plainly: decoded as Go would
- * (an unreadable answer is one error, code 999, as Go's decoder errors carry no type), every bid
- * as sent, typed by `typeOf`, the currency USD whatever `cur` says (the Go adapter never reads it).
+ * (an unreadable answer is one untyped error), every bid as sent, typed by `typeOf`, in USD.
  */
 export const readBidsInUsd = (response: ResponseData, typeOf: (bid: Bid) => MediaType): AdapterBids => {
-  const decoded = decodeBidResponse(response);
-  if ('answer' in decoded) {
-    return { ...decoded.answer, errors: decoded.answer.errors.map((e) => ({ code: BidderErrorCode.UNKNOWN, message: e.message })) };
-  }
-  const read = readBids(decoded.body, (bid) => ({ bid, type: typeOf(bid) }));
-  return read.response === undefined ? read : { ...read, response: { ...read.response, currency: 'USD' } };
+  const decoded = decodeBidResponseUntyped(response);
+  if ('answer' in decoded) return decoded.answer;
+  return inUsd(readBids(decoded.body, (bid) => ({ bid, type: typeOf(bid) })));
 };

@@ -1,7 +1,7 @@
 import type { Bid, MediaType } from '../../openrtb/types.js';
 import { badInput, badServerResponse, BidderErrorCode } from '../adapter.js';
 import type { BidderError, ResponseData } from '../adapter.js';
-import { decodeBidResponse, readBids } from '../go-bid-response.js';
+import { decodeBidResponseUntyped, readBids } from '../go-bid-response.js';
 import type { AdapterBids } from '../go-bid-response.js';
 import { isAbsent, isObject } from '../json-guards.js';
 
@@ -35,10 +35,8 @@ export const bidType = (bid: Bid): MediaType | BidderError => {
 export const makeBids = (response: ResponseData): AdapterBids => {
   if (response.status === 400) return { errors: [badInput('Unexpected status code: 400. Bad request from publisher.')] };
   if (response.status !== 200 && response.status !== 204) return { errors: [badServerResponse(`Unexpected status code: ${response.status}.`)] };
-  const decoded = decodeBidResponse(response);
-  if ('answer' in decoded) {
-    return { ...decoded.answer, errors: decoded.answer.errors.map((e) => ({ code: BidderErrorCode.UNKNOWN, message: e.message })) };
-  }
+  const decoded = decodeBidResponseUntyped(response);
+  if ('answer' in decoded) return decoded.answer;
   return readBids(decoded.body, (bid, errors) => {
     const type = bidType(bid);
     if (typeof type === 'string') return { bid, type };

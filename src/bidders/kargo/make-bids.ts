@@ -1,7 +1,7 @@
 import type { Bid, MediaType } from '../../openrtb/types.js';
-import { badServerResponse, BidderErrorCode } from '../adapter.js';
+import { badServerResponse } from '../adapter.js';
 import type { ResponseData } from '../adapter.js';
-import { decodeBidResponse, readBids } from '../go-bid-response.js';
+import { decodeBidResponseUntyped, readBids } from '../go-bid-response.js';
 import type { AdapterBids } from '../go-bid-response.js';
 import { isObject } from '../json-guards.js';
 
@@ -28,9 +28,7 @@ export const makeBids = (response: ResponseData): AdapterBids => {
   if (response.status !== 200) {
     return { errors: [badServerResponse(`Unexpected status code: ${response.status}. Run with request.debug = 1 for more info.`)] };
   }
-  const decoded = decodeBidResponse(response);
-  if ('answer' in decoded) {
-    return { ...decoded.answer, errors: decoded.answer.errors.map((e) => ({ code: BidderErrorCode.UNKNOWN, message: e.message })) };
-  }
+  const decoded = decodeBidResponseUntyped(response);
+  if ('answer' in decoded) return decoded.answer;
   return readBids(decoded.body, (bid) => ({ bid, type: kargoBidType(bid) }));
 };

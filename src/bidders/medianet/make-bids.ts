@@ -1,7 +1,7 @@
 import type { Bid, MediaType } from '../../openrtb/types.js';
 import { BidderErrorCode } from '../adapter.js';
 import type { ResponseData } from '../adapter.js';
-import { decodeBidResponse, readBids } from '../go-bid-response.js';
+import { decodeBidResponse, decodeBidResponseUntyped, inUsd, readBids } from '../go-bid-response.js';
 import type { AdapterBids } from '../go-bid-response.js';
 
 // Media.net marks banner, video and native; any other mtype (none, audio) is an error.
@@ -16,16 +16,13 @@ const MTYPES: Readonly<Record<number, MediaType>> = { 1: 'banner', 2: 'video', 4
  * not decode, an unknown `mtype`) carry code 999, as they do there.
  */
 export const makeBids = (response: ResponseData): AdapterBids => {
-  const decoded = decodeBidResponse(response);
-  if ('answer' in decoded) {
-    if (response.status !== 200) return decoded.answer;
-    return { ...decoded.answer, errors: decoded.answer.errors.map((e) => ({ code: BidderErrorCode.UNKNOWN, message: e.message })) };
-  }
+  const decoded = response.status === 200 ? decodeBidResponseUntyped(response) : decodeBidResponse(response);
+  if ('answer' in decoded) return decoded.answer;
   const read = readBids(decoded.body, (bid: Bid, errors) => {
     const type = MTYPES[bid.mtype ?? 0];
     if (type !== undefined) return { bid, type };
     errors.push({ code: BidderErrorCode.UNKNOWN, message: `Unable to fetch mediaType for imp: ${String(bid.impid ?? '')}` });
     return undefined;
   });
-  return { errors: read.errors, ...(read.response ? { response: { ...read.response, currency: 'USD' } } : {}) };
+  return inUsd(read);
 };

@@ -1,7 +1,7 @@
 import type { Bid, MediaType } from '../../openrtb/types.js';
 import { BidderErrorCode, badServerResponse } from '../adapter.js';
 import type { BidderError, ResponseData } from '../adapter.js';
-import { decodeBidResponse, readBids } from '../go-bid-response.js';
+import { decodeBidResponse, inUsd, readBids } from '../go-bid-response.js';
 import type { AdapterBids } from '../go-bid-response.js';
 import { isAbsent, isObject } from '../json-guards.js';
 
@@ -40,5 +40,5 @@ export const makeBids = (response: ResponseData): AdapterBids => {
     }
     return { bid, type };
   });
-  return { ...read, ...(read.response !== undefined ? { response: { ...read.response, currency: 'USD' } } : {}) };
+  return inUsd(read);
 };

@@ -1,7 +1,7 @@
 import type { MediaType } from '../../openrtb/types.js';
 import { BidderErrorCode } from '../adapter.js';
 import type { ResponseData, TypedBid } from '../adapter.js';
-import { decodeBidResponse, readBids } from '../go-bid-response.js';
+import { decodeBidResponse, inUsd, readBids } from '../go-bid-response.js';
 import type { AdapterBids } from '../go-bid-response.js';
 import { isAbsent, isObject } from '../json-guards.js';
 
@@ -37,5 +37,5 @@ export const makeBids = (response: ResponseData): AdapterBids => {
     errors.push({ code: BidderErrorCode.UNKNOWN, message: type.error });
     return undefined;
   });
-  return read.response === undefined ? read : { response: { ...read.response, currency: 'USD' }, errors: read.errors };
+  return inUsd(read);
 };
