@@ -1,3 +1,4 @@
+import type { Server as HttpServer } from 'node:http';
 import { createServer } from 'node:net';
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
@@ -25,4 +26,17 @@ export const waitFor = async (what: string, check: () => Promise<boolean>, timeo
     if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+};
+
+/** Starts `server` on a free 127.0.0.1 port; its base URL (`http://127.0.0.1:<port>`). */
+export const listenLocal = async (server: HttpServer): Promise<string> => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+};
+
+/** Stops an HTTP server started for a test, dropping its kept-alive connections. */
+export const closeServer = (server: HttpServer): Promise<void> => {
+  server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
 };

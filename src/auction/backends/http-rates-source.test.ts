@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { MAX_RATES_DOCUMENT_BYTES } from '../currency-rates.js';
 import { createHttpRatesSource } from './http-rates-source.js';
+import { closeServer, listenLocal } from '../../../test/support/ports.js';
 
 /** A rates server on 127.0.0.1: /rates.json, /moved (a redirect to it), /big, /broken (500), /slow (never answers). */
 const RATES = '{"conversions":{"USD":{"EUR":0.9}}}';
@@ -30,14 +31,9 @@ before(async () => {
     } else if (req.url === '/slow') return;
     else res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  base = `http://127.0.0.1:${typeof addr === 'object' && addr !== null ? addr.port : 0}`;
+  base = await listenLocal(server);
 });
-after(() => {
-  server.closeAllConnections();
-  return new Promise<void>((resolve) => server.close(() => resolve()));
-});
+after(() => closeServer(server));
 
 const never = new AbortController().signal;
 

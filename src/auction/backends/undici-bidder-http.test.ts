@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { RequestData } from '../../bidders/adapter.js';
 import { createUndiciBidderHttp } from './undici-bidder-http.js';
+import { closeServer, listenLocal } from '../../../test/support/ports.js';
 
 /** A bidder on 127.0.0.1 answering by path; every request it received, body inflated, is kept. */
 const LIMIT = 4096;
@@ -39,14 +40,9 @@ before(async () => {
       else res.writeHead(404).end('nope');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const addr = server.address();
-  base = `http://127.0.0.1:${typeof addr === 'object' && addr !== null ? addr.port : 0}`;
+  base = await listenLocal(server);
 });
-after(() => {
-  server.closeAllConnections();
-  return new Promise<void>((resolve) => server.close(() => resolve()));
-});
+after(() => closeServer(server));
 
 const call = (path: string, overrides: Partial<RequestData> = {}): RequestData => ({ method: 'POST', uri: `${base}${path}`, body: '{"id":"r"}', headers: { 'content-type': 'application/json' }, impIds: ['1'], ...overrides });
 const opts = (signal: AbortSignal = new AbortController().signal) => ({ signal, maxResponseBytes: LIMIT, acceptGzip: true });
