@@ -115,15 +115,16 @@ export const startFanoutServer = async (bidders: Record<string, string>, opts: {
 /**
  * openbid from dist/ (built by `npm run bench`) with this config, pinned to the server core unless
  * `opts.pin` is false (with `server.workers` > 1 the workers need the machine's cores). `opts.env`
- * is added to its environment (e.g. `allocProbeEnv`).
+ * is added to its environment (e.g. `allocProbeEnv`); `opts.checkout` runs another checkout's build
+ * (bench/ab.ts).
  */
-export const startOpenbid = async (config: Record<string, unknown>, opts: { pin?: boolean; env?: Record<string, string> } = {}): Promise<BenchServer> => {
+export const startOpenbid = async (config: Record<string, unknown>, opts: { pin?: boolean; env?: Record<string, string>; checkout?: string } = {}): Promise<BenchServer> => {
   const port = await freePort();
   const file = join(mkdtempSync(join(tmpdir(), 'openbid-bench-')), 'config.json');
   const server = { host: '127.0.0.1', port, ...(config.server as object | undefined) };
   writeFileSync(file, JSON.stringify({ logging: { level: 'warn' }, ...config, server }));
   // Through the launcher, as `npm start` runs it: the Node flags follow the configuration.
-  const proc = spawn(join(root, 'bin/openbid'), ['--config', file], { env: { ...process.env, ...opts.env } });
+  const proc = spawn(join(opts.checkout ?? root, 'bin/openbid'), ['--config', file], { env: { ...process.env, ...opts.env } });
   const url = `http://127.0.0.1:${port}`;
   return track('openbid', proc, url, async () => (await fetch(`${url}/status`)).status === 204, opts.pin ?? true);
 };
