@@ -26,3 +26,18 @@ it('aborts at its deadline, and not once cleared', async () => {
   assert.equal(fires.signal.aborted, true);
   assert.equal(cleared.signal.aborted, false);
 });
+
+it('rearms the same signal for a later deadline, and gives a new one once aborted', async () => {
+  const first = deadlineSignal(5);
+  const moved = first.rearm(60);
+  assert.equal(moved.signal, first.signal);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  assert.equal(moved.signal.aborted, false, 'the first deadline no longer fires');
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  assert.equal(moved.signal.aborted, true, 'the moved deadline does');
+
+  const fresh = moved.rearm(1_000);
+  assert.notEqual(fresh.signal, moved.signal);
+  assert.equal(fresh.signal.aborted, false);
+  fresh.clear();
+});

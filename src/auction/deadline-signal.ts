@@ -5,6 +5,13 @@ export interface DeadlineSignal {
   readonly signal: AbortSignal;
   /** Disarms the timer; call it when the work the signal bounds has settled. */
   clear(): void;
+  /**
+   * The deadline of the work's next phase, `ms` from now: this same signal with its timer moved
+   * when it has not aborted, else a new one. An auction's bidders and then its bid cache share one
+   * controller this way (a controller and its signal cost about as much as a bidder call's
+   * listeners). Only once every listener of the phase before is gone: it would fire at the new time.
+   */
+  rearm(ms: number): DeadlineSignal;
 }
 
 /**
@@ -18,6 +25,17 @@ export const deadlineSignal = (ms: number): DeadlineSignal => {
   // by the bidders per request and the calls their adapters make, not by Node's default of 10,
   // past which Node would print a leak warning for an ordinary 11-call auction.
   setMaxListeners(0, controller.signal);
-  const timer = setTimeout(() => controller.abort(), Math.max(0, ms));
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+  const abort = (): void => controller.abort();
+  let timer = setTimeout(abort, Math.max(0, ms));
+  const deadline: DeadlineSignal = {
+    signal: controller.signal,
+    clear: () => clearTimeout(timer),
+    rearm: (next) => {
+      if (controller.signal.aborted) return deadlineSignal(next);
+      clearTimeout(timer);
+      timer = setTimeout(abort, Math.max(0, next));
+      return deadline;
+    },
+  };
+  return deadline;
 };

@@ -178,7 +178,8 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
     if (cachingAsked && toCache.length > 0) {
       const puts = toCache.length * (caching.bids ? 1 : 0) + toCache.filter((b) => b.type === 'video').length * (caching.vastXml ? 1 : 0);
       try {
-        const deadline = deadlineSignal(Math.max(1, input.deadline - opts.clock.now()));
+        // The bidders' deadline, moved to the auction's: every bidder call has settled and let go of it.
+        const deadline = bidderTimer.rearm(Math.max(1, input.deadline - opts.clock.now()));
         try {
           cacheIds = await cacheBids(toCache, caching, { request, impsById, ttl: account.cacheTtl }, opts.cache, deadline.signal);
         } finally {

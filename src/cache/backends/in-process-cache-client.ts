@@ -10,9 +10,14 @@ export const createInProcessCacheClient = (cache: CacheService): CacheClient => 
 
 /**
  * The auction's client of this process's cache: its own limits, the caller's deadline (a memory
- * store answers at once; a Redis store within its own timeout or the deadline, whichever is first).
+ * store answers at once, and its ids stand; a Redis store within its own timeout or the deadline,
+ * whichever is first).
  */
 export const createInProcessBidCache = (cache: CacheService, opts: { limits: InternalCacheLimits; url: string }): BidCacheClient => ({
   url: opts.url,
-  putBatch: async (puts, signal) => raceSignal(Promise.resolve(cache.putValues(puts, opts.limits)), signal, 'caching bids'),
+  putBatch: async (puts, signal) => {
+    const written = cache.putValues(puts, opts.limits);
+    // A store that answers at once (memory) has written the values: their ids are good whatever the time.
+    return written instanceof Promise ? raceSignal(written, signal, 'caching bids') : written;
+  },
 });

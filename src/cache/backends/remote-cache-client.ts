@@ -35,12 +35,16 @@ export const createRemoteCacheClient = (opts: RemoteCacheClientOptions): CacheCl
       });
       return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
     } catch (err) {
-      const timedOut = deadline?.aborted === true || (err as Error).name === 'TimeoutError' || (err as { code?: string }).code === 'UND_ERR_HEADERS_TIMEOUT' || (err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT';
-      throw new AppError(
-        timedOut ? ErrorCode.BACKEND_TIMEOUT : ErrorCode.BACKEND_FAILURE,
-        timedOut ? `the cache at ${opts.url} did not answer within ${opts.timeoutMs} ms.` : `the cache at ${opts.url} cannot be reached.`,
-        { cause: err },
-      );
+      const code = (err as { code?: string }).code;
+      // The caller's deadline (the auction's tmax) may pass before the client's own time limit.
+      const cutByDeadline = deadline?.aborted === true && !timeout.aborted;
+      const timedOut = cutByDeadline || (err as Error).name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+      const message = cutByDeadline
+        ? `the deadline passed before the cache at ${opts.url} answered.`
+        : timedOut
+          ? `the cache at ${opts.url} did not answer within ${opts.timeoutMs} ms.`
+          : `the cache at ${opts.url} cannot be reached.`;
+      throw new AppError(timedOut ? ErrorCode.BACKEND_TIMEOUT : ErrorCode.BACKEND_FAILURE, message, { cause: err });
     }
   };
 
