@@ -4,8 +4,8 @@ import { nodeFlags } from './node-flags.js';
 
 describe('nodeFlags', () => {
   it('gives the server a 16 MiB young generation', () => {
-    assert.deepEqual(nodeFlags(), ['--max-semi-space-size=16']);
-    assert.deepEqual(nodeFlags(''), ['--max-semi-space-size=16']);
+    assert.deepEqual(nodeFlags(), ['--max-semi-space-size=64']);
+    assert.deepEqual(nodeFlags(''), ['--max-semi-space-size=64']);
   });
 
   it("adds nothing when NODE_OPTIONS sets the young generation itself (the operator's choice wins)", () => {
@@ -15,6 +15,6 @@ describe('nodeFlags', () => {
   });
 
   it('keeps its flag when NODE_OPTIONS holds other flags', () => {
-    assert.deepEqual(nodeFlags('--enable-source-maps --max-old-space-size=4096'), ['--max-semi-space-size=16']);
+    assert.deepEqual(nodeFlags('--enable-source-maps --max-old-space-size=4096'), ['--max-semi-space-size=64']);
   });
 });

@@ -90,7 +90,7 @@ describe('openbid server process', () => {
       assert.ok(log.includes('redis://user:redacted@127.0.0.1:1'), 'redis URL not redacted');
       assert.ok(!log.includes('hunter2'), 'secret leaked into the log');
       // The launcher replaced itself with Node, started with the larger young generation.
-      assert.deepEqual(nodeArgs(server.proc.pid), ['--max-semi-space-size=16']);
+      assert.deepEqual(nodeArgs(server.proc.pid), ['--max-semi-space-size=64']);
     } finally {
       server.proc.kill('SIGTERM');
       assert.equal(await server.exited, 0);
@@ -177,8 +177,8 @@ describe('openbid server process', () => {
       await waitFor('both workers listening', async () => listening() === 2, 10_000);
       assert.equal(children().length, 2, 'expected two worker processes');
       // Workers inherit the launcher's young generation.
-      assert.deepEqual(nodeArgs(server.proc.pid), ['--max-semi-space-size=16']);
-      for (const child of children()) assert.deepEqual(nodeArgs(Number(child)), ['--max-semi-space-size=16']);
+      assert.deepEqual(nodeArgs(server.proc.pid), ['--max-semi-space-size=64']);
+      for (const child of children()) assert.deepEqual(nodeArgs(Number(child)), ['--max-semi-space-size=64']);
       // New connections are spread over the workers; every read must see every write.
       for (let i = 0; i < 20; i++) {
         const put = await fetch(`${server.baseUrl}/cache`, { method: 'POST', body: JSON.stringify({ puts: [{ type: 'xml', value: `<v${i}/>` }] }), headers: { connection: 'close' } });
