@@ -118,7 +118,7 @@ const num = (n: number, digits = 0): string => (Number.isFinite(n) ? n.toLocaleS
 
 /** The matrix as a Markdown table (it reads as well in a terminal), then the TCF cost when measured. */
 export const formatMatrix = (results: readonly CellResult[]): string => {
-  const head = ['cell', 'openbid req/s', 'floor req/s', 'ratio', 'openbid CPU µs/auction', 'floor CPU µs/auction', 'CPU ratio', 'openbid p99 ms', 'openbid KB/auction', 'floor KB/auction'];
+  const head = ['cell', 'openbid req/s', 'floor req/s', 'ratio', 'openbid CPU µs/auction', 'floor CPU µs/auction', 'CPU ratio', 'openbid p99 ms', 'floor p99 ms', 'openbid KB/auction', 'floor KB/auction'];
   const rows = results.map(({ cell, openbid: o, floor: f }) => [
     cell.name,
     num(o.rps),
@@ -128,6 +128,7 @@ export const formatMatrix = (results: readonly CellResult[]): string => {
     num(f.cpuMicros),
     num(o.cpuMicros / f.cpuMicros, 2),
     num(o.p99Ms, 1),
+    num(f.p99Ms, 1),
     num(o.allocKiB),
     num(f.allocKiB),
   ]);

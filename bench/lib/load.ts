@@ -49,7 +49,8 @@ const collect = (cmd: string, args: string[], timeoutMs: number): Promise<string
 const runWrk = async (spec: LoadSpec): Promise<LoadResult> => {
   const dir = mkdtempSync(join(tmpdir(), 'openbid-wrk-'));
   const script = join(dir, 'request.lua');
-  const headers = { ...(spec.body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...spec.headers };
+  const typed = Object.keys(spec.headers ?? {}).some((k) => k.toLowerCase() === 'content-type');
+  const headers = { ...(spec.body !== undefined && !typed ? { 'Content-Type': 'application/json' } : {}), ...spec.headers };
   writeFileSync(
     script,
     [
@@ -84,7 +85,10 @@ const runAutocannon = async (spec: LoadSpec): Promise<LoadResult> => {
   const require = createRequire(import.meta.url);
   const bin = join(require.resolve('autocannon/package.json'), '..', 'autocannon.js');
   const args = [bin, '-j', '-c', String(spec.connections), '-d', String(spec.seconds), '-m', spec.method ?? 'GET'];
-  if (spec.body !== undefined) args.push('-b', spec.body, '-H', 'Content-Type=application/json');
+  // One Content-Type: the spec's own when it names one (an auction posts text/plain, as Prebid.js
+  // does). Two would be a request no browser sends, and one the socket lane hands to node:http.
+  const typed = Object.keys(spec.headers ?? {}).some((k) => k.toLowerCase() === 'content-type');
+  if (spec.body !== undefined) args.push('-b', spec.body, ...(typed ? [] : ['-H', 'Content-Type=application/json']));
   for (const [k, v] of Object.entries(spec.headers ?? {})) args.push('-H', `${k}=${v}`);
   // Pinned like wrk, so the header's "load on cpu N" holds for either tool.
   const pin = pinning();
