@@ -58,24 +58,25 @@ export const readAmpQuery = (get: QueryReader): { query: AmpQuery; warnings: str
   };
   const ms = parseMultiSize(get('ms'));
   if (ms.warning !== undefined) warnings.push(ms.warning);
-  const optional = <K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> => (value === undefined ? {} : ({ [key]: value } as Record<K, V>));
-  const query: AmpQuery = {
-    ...optional('tagId', get('tag_id')),
-    ...optional('account', get('account')),
-    ...optional('width', int('w')),
-    ...optional('height', int('h')),
-    ...optional('overrideWidth', int('ow')),
-    ...optional('overrideHeight', int('oh')),
-    multiSize: ms.sizes,
-    ...optional('curl', get('curl')),
-    ...optional('slot', get('slot')),
-    ...optional('timeoutMs', int('timeout')),
-    ...optional('targeting', get('targeting')),
-    ...optional('consent', get('consent_string') ?? get('gdpr_consent')),
-    ...optional('consentType', get('consent_type')),
-    ...optional('gdprApplies', get('gdpr_applies')),
-    ...optional('additionalConsent', get('addtl_consent')),
-    debug: get('debug') === '1',
+  // Filled key by key, absent values left out: fourteen computed-key spreads cost about 2% of an
+  // AMP call (docs/performance.md).
+  const query: { -readonly [K in keyof AmpQuery]: AmpQuery[K] } = { multiSize: ms.sizes, debug: get('debug') === '1' };
+  const set = <K extends keyof AmpQuery>(key: K, value: AmpQuery[K] | undefined): void => {
+    if (value !== undefined) query[key] = value;
   };
+  set('tagId', get('tag_id'));
+  set('account', get('account'));
+  set('width', int('w'));
+  set('height', int('h'));
+  set('overrideWidth', int('ow'));
+  set('overrideHeight', int('oh'));
+  set('curl', get('curl'));
+  set('slot', get('slot'));
+  set('timeoutMs', int('timeout'));
+  set('targeting', get('targeting'));
+  set('consent', get('consent_string') ?? get('gdpr_consent'));
+  set('consentType', get('consent_type'));
+  set('gdprApplies', get('gdpr_applies'));
+  set('additionalConsent', get('addtl_consent'));
   return { query, warnings };
 };
