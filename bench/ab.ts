@@ -38,7 +38,8 @@ try {
   });
   const cpu: number[][] = [[], []];
   const rps: number[][] = [[], []];
-  for (const s of servers) await runLoad({ ...specFor(s), seconds: 2 });
+  // Long enough for both builds' JIT to settle: shorter warm-ups left the first pairs far apart.
+  for (const s of servers) await runLoad({ ...specFor(s), seconds: 4 });
   for (let p = 0; p < pairs; p++) {
     const line: string[] = [];
     // A then B in odd pairs, B then A in even ones: neither always runs second.

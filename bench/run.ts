@@ -1,7 +1,7 @@
 // Load benchmarks: `npm run bench [-- suite ...]`, suites: cache, cache-redis, storage, event, vtrack, auction, amp, workers, memory (default all).
 // The endpoint suites give ratios to a bare node:http server measured in the same run, medians of
 // BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS seconds (default 5). `auction` and `amp` give
-// the auction matrix beside the fan-out floor (default 2 rounds of 3 s; both selected: one run,
+// the auction matrix beside the fan-out floor (default 3 rounds of 3 s; both selected: one run,
 // one table), `workers` openbid with 1 and 2 workers. Only 127.0.0.1 is used.
 import { AMP_CELLS, AUCTION_CELLS, auctionMatrix, formatMatrix } from './auction.js';
 import { cacheSuite } from './cache.js';
@@ -22,8 +22,11 @@ const opts = {
   warmupSeconds: env('BENCH_WARMUP_SECONDS', 2),
   connections: env('BENCH_CONNECTIONS', 64),
 };
-/** The matrix has eleven cells, each loading two servers: shorter rounds keep it to a few minutes. */
-const matrixOpts = { ...opts, rounds: env('BENCH_ROUNDS', 2), seconds: env('BENCH_SECONDS', 3), warmupSeconds: env('BENCH_WARMUP_SECONDS', 1) };
+/**
+ * The matrix has eleven cells, each loading two servers: shorter rounds keep it to a few minutes.
+ * Three of them, as the auction cost's acceptance reads medians of three pairs.
+ */
+const matrixOpts = { ...opts, rounds: env('BENCH_ROUNDS', 3), seconds: env('BENCH_SECONDS', 3), warmupSeconds: env('BENCH_WARMUP_SECONDS', 1) };
 const selected = process.argv.slice(2).length > 0 ? process.argv.slice(2) : undefined;
 
 /** `auction` and `amp` share one matrix run when both are selected: same openbid, floor and bidders. */
