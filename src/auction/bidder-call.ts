@@ -102,7 +102,7 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
   const gzipBody = bidder.module.info.endpointCompression === 'gzip';
   await Promise.all(
     calls.map(async (call) => {
-      const result = !timeLeft ? ({ ok: false, failure: { kind: 'timeout' } } as const) : await opts.http.call(call, { signal: opts.signal, maxResponseBytes: opts.maxResponseBytes, acceptGzip: bidder.module.info.acceptsGzip === true, gzipBody });
+      const result = !timeLeft ? ({ ok: false, failure: { kind: 'timeout' } } as const) : await opts.http.call(call, { signal: opts.signal, maxResponseBytes: opts.maxResponseBytes, gzipBody });
       if (opts.debug) {
         httpCalls.push({
           uri: call.uri,

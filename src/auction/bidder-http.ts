@@ -14,11 +14,12 @@ export type BidderCallResult = { readonly ok: true; readonly response: ResponseD
  * Contract: `call` never rejects: every outcome is a {@link BidderCallResult}. It gives up when
  * `signal` aborts (reporting a timeout) and refuses an answer whose body, decompressed, exceeds
  * `maxResponseBytes` without reading more of it. Any status is an answer (`ok: true`); the exchange
- * judges it. With `gzipBody`, a request body is sent gzip-compressed with `Content-Encoding: gzip`
+ * judges it. Every call asks for a gzip answer (`Accept-Encoding: gzip`), as Prebid Server's Go
+ * HTTP client does for every bidder. With `gzipBody`, a request body is sent gzip-compressed with `Content-Encoding: gzip`
  * (replacing any such header of the adapter's); a call without a body is sent as it is. Safe for
  * concurrent calls; connections are pooled and kept alive per host.
  */
 export interface BidderHttpClient {
-  call(request: RequestData, opts: { readonly signal: AbortSignal; readonly maxResponseBytes: number; readonly acceptGzip: boolean; readonly gzipBody?: boolean }): Promise<BidderCallResult>;
+  call(request: RequestData, opts: { readonly signal: AbortSignal; readonly maxResponseBytes: number; readonly gzipBody?: boolean }): Promise<BidderCallResult>;
   close(): Promise<void>;
 }

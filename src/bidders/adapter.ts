@@ -155,8 +155,6 @@ export interface AdapterInfo {
   readonly gvlVendorId?: number;
   /** JSON Schema (TypeBox) of `imp[].ext.bidder`; a param that fails it is a bad-input error. */
   readonly paramsSchema: TSchema;
-  /** The adapter asks for gzip answers (the exchange sends `Accept-Encoding: gzip`). */
-  readonly acceptsGzip?: boolean;
   /**
    * `gzip`: the exchange sends request bodies gzip-compressed with `Content-Encoding: gzip`
    * (Prebid Server's `endpointCompression`); absent: as the adapter wrote them.

@@ -45,7 +45,7 @@ before(async () => {
 after(() => closeServer(server));
 
 const call = (path: string, overrides: Partial<RequestData> = {}): RequestData => ({ method: 'POST', uri: `${base}${path}`, body: '{"id":"r"}', headers: { 'content-type': 'application/json' }, impIds: ['1'], ...overrides });
-const opts = (signal: AbortSignal = new AbortController().signal) => ({ signal, maxResponseBytes: LIMIT, acceptGzip: true });
+const opts = (signal: AbortSignal = new AbortController().signal) => ({ signal, maxResponseBytes: LIMIT });
 
 describe('undici bidder HTTP client', () => {
   const http = createUndiciBidderHttp({ connectionsPerHost: 4 });

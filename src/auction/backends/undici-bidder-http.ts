@@ -144,12 +144,12 @@ export const createUndiciBidderHttp = (opts: UndiciBidderHttpOptions): BidderHtt
   };
 
   return {
-    async call(req, { signal, maxResponseBytes, acceptGzip, gzipBody }): Promise<BidderCallResult> {
+    async call(req, { signal, maxResponseBytes, gzipBody }): Promise<BidderCallResult> {
       try {
         if (signal.aborted) return { ok: false, failure: { kind: 'timeout' } };
         const { origin, path } = targetOf(req.uri);
         const headers: Record<string, string> = { ...req.headers };
-        if (acceptGzip) headers['accept-encoding'] = 'gzip';
+        headers['accept-encoding'] = 'gzip';
         let payload: string | Buffer | undefined = req.body;
         if (gzipBody === true && payload !== undefined) {
           // Compressed off the event loop (zlib's thread pool): bodies of many imps are large.

@@ -18,8 +18,6 @@ export const thirtyThreeAcrossAdapter: AdapterModule = {
     gvlVendorId: 58,
     paramsSchema: thirtyThreeAcrossParamsSchema,
     maintainer: { email: 'headerbidding@33across.com' },
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
     userSync: {
       iframe: {
         url: 'https://ssc-cms.33across.com/ps/?m=xch&rt=html&gdpr={{.GDPR}}&gdpr_consent={{.GDPRConsent}}&us_privacy={{.USPrivacy}}&ru={{.RedirectURL}}&id=zzz000000000002zzz',

@@ -25,8 +25,6 @@ export const adfAdapter: AdapterModule = {
     paramsSchema: adfParamsSchema,
     // Prebid Server's static/bidder-info/adf.yaml (OpenRTB 2.5, no compression).
     maintainer: { email: 'scope.sspp@adform.com' },
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
     // Prebid Server's static/bidder-info/adf.yaml.
     userSync: { redirect: { url: 'https://c1.adform.net/cookie?redirect_url={{.RedirectURL}}', userMacro: '$UID' } },
   },

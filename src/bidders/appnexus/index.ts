@@ -18,8 +18,6 @@ export const appnexusAdapter: AdapterModule = {
     maintainer: { email: 'prebid@microsoft.com' },
     capabilities: { app: ['banner', 'video', 'native'], site: ['banner', 'video', 'native'] },
     paramsSchema: appnexusParamsSchema,
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
     // Prebid Server's static/bidder-info/appnexus.yaml: ids are kept under `adnxs`.
     userSync: { key: 'adnxs', redirect: { url: 'https://ib.adnxs.com/getuid?{{.RedirectURL}}', userMacro: '$UID' } },
   },

@@ -20,8 +20,6 @@ export const criteoAdapter: AdapterModule = {
     paramsSchema: criteoParamsSchema,
     openrtbVersion: '2.6',
     maintainer: { email: 'prebid@criteo.com' },
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
     userSync: {
       redirect: { url: `https://ssp-sync.criteo.com/user-sync/redirect?${SYNC_QUERY}`, userMacro: '${CRITEO_USER_ID}' },
       iframe: { url: `https://ssp-sync.criteo.com/user-sync/iframe?${SYNC_QUERY}`, userMacro: '${CRITEO_USER_ID}' },

@@ -21,8 +21,6 @@ export const ixAdapter: AdapterModule = {
     openrtbVersion: '2.6',
     disabled: true,
     maintainer: { email: 'pdu-supply-prebid@indexexchange.com' },
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
     // Prebid Server's static/bidder-info/ix.yaml; Index Exchange appends the user id itself, so no macro.
     userSync: {
       redirect: {

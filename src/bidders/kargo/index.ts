@@ -18,8 +18,6 @@ export const kargoAdapter: AdapterModule = {
     maintainer: { email: 'kraken@kargo.com' },
     openrtbVersion: '2.6',
     endpointCompression: 'gzip',
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
     userSync: {
       redirect: {
         url: 'https://crb.kargo.com/api/v1/dsync/PrebidServer?gdpr={{.GDPR}}&gdpr_consent={{.GDPRConsent}}&us_privacy={{.USPrivacy}}&gpp={{.GPP}}&gpp_sid={{.GPPSID}}&r={{.RedirectURL}}',

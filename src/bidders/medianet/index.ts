@@ -26,8 +26,6 @@ export const medianetAdapter: AdapterModule = {
     endpointCompression: 'gzip',
     extraInfo: MEDIANET_EXTRA_INFO,
     openrtbVersion: '2.6',
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
     // Prebid Server's static/bidder-info/medianet.yaml.
     userSync: {
       iframe: {

@@ -21,8 +21,6 @@ export const openxAdapter: AdapterModule = {
     openrtbVersion: '2.6',
     endpointCompression: 'gzip',
     paramsSchema: openxParamsSchema,
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
     // Prebid Server's static/bidder-info/openx.yaml.
     userSync: {
       iframe: {

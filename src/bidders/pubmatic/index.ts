@@ -20,8 +20,6 @@ export const pubmaticAdapter: AdapterModule = {
     openrtbVersion: '2.6',
     endpointCompression: 'gzip',
     paramsSchema: pubmaticParamsSchema,
-    // Go's HTTP client asks every bidder for gzip; PubMatic answers it.
-    acceptsGzip: true,
     // Prebid Server's static/bidder-info/pubmatic.yaml; its iframe sync appends the id to the redirect URL itself.
     userSync: {
       iframe: {

@@ -22,8 +22,6 @@ export const rubiconAdapter: AdapterModule = {
     endpointCompression: 'gzip',
     disabled: true,
     maintainer: { email: 'header-bidding@rubiconproject.com' },
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
   },
   adapter: { makeRequests, makeBids },
 };

@@ -19,8 +19,6 @@ export const sharethroughAdapter: AdapterModule = {
     paramsSchema: sharethroughParamsSchema,
     openrtbVersion: '2.6',
     maintainer: { email: 'pubgrowth.engineering@sharethrough.com' },
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
     userSync: {
       redirect: {
         url: 'https://match.sharethrough.com/FGMrCMMc/v1?gdpr={{.GDPR}}&gdpr_consent={{.GDPRConsent}}&us_privacy={{.USPrivacy}}&gpp={{.GPP}}&gpp_sid={{.GPPSID}}&redirectUri={{.RedirectURL}}',

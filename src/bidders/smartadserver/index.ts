@@ -21,8 +21,6 @@ export const smartadserverAdapter: AdapterModule = {
     paramsSchema: smartadserverParamsSchema,
     maintainer: { email: 'supply-partner-integration@equativ.com' },
     endpointCompression: 'gzip',
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
     userSync: {
       redirect: {
         url: 'https://ssbsync-global.smartadserver.com/api/sync?callerId=5&gdpr={{.GDPR}}&gdpr_consent={{.GDPRConsent}}&us_privacy={{.USPrivacy}}&redirectUri={{.RedirectURL}}',

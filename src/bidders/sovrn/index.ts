@@ -18,8 +18,6 @@ export const sovrnAdapter: AdapterModule = {
     // Prebid Server's static/bidder-info/sovrn.yaml (OpenRTB 2.5).
     maintainer: { email: 'sovrnoss@sovrn.com' },
     endpointCompression: 'gzip',
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
     // Prebid Server's static/bidder-info/sovrn.yaml.
     userSync: {
       iframe: {

@@ -19,8 +19,6 @@ export const tripleliftAdapter: AdapterModule = {
     maintainer: { email: 'prebid@triplelift.com' },
     endpointCompression: 'gzip',
     openrtbVersion: '2.6',
-    // Go's HTTP client asks every bidder for gzip.
-    acceptsGzip: true,
     // Prebid Server's static/bidder-info/triplelift.yaml (TripleLift allowlists the redirect domain per host).
     userSync: {
       iframe: {
