@@ -36,6 +36,8 @@ export interface Outcome {
 }
 
 const JSON_BODY = 'application/json';
+/** What `GET /cache` answers, and `GET /vtrack` the same way. */
+const STORED_VALUE: Outcome = { status: 200, description: 'The exact bytes stored.', content: { 'application/xml': 'text', [JSON_BODY]: 'any' } };
 
 /** The routes and what each answers, in the order the document lists them. */
 export const operationSpecs = (queries: Readonly<Record<string, TObject>>): OperationSpec[] => [
@@ -67,7 +69,7 @@ export const operationSpecs = (queries: Readonly<Record<string, TObject>>): Oper
     path: '/cache',
     summary: 'Read a stored value',
     query: queries.CacheGetQuery,
-    ok: [{ status: 200, description: 'The exact bytes stored.', content: { 'application/xml': 'text', [JSON_BODY]: 'any' } }],
+    ok: [STORED_VALUE],
     errors: ['BAD_REQUEST', 'NOT_FOUND', 'BACKEND_FAILURE', 'BACKEND_TIMEOUT'],
   },
   {
@@ -111,7 +113,7 @@ export const operationSpecs = (queries: Readonly<Record<string, TObject>>): Oper
     path: '/vtrack',
     summary: 'Read cached VAST (as `GET /cache`)',
     query: queries.VtrackGetQuery,
-    ok: [{ status: 200, description: 'The exact bytes stored.', content: { 'application/xml': 'text', [JSON_BODY]: 'any' } }],
+    ok: [STORED_VALUE],
     errors: ['BAD_REQUEST', 'NOT_FOUND', 'BACKEND_FAILURE', 'BACKEND_TIMEOUT'],
   },
   {
