@@ -79,6 +79,14 @@ export const createRedisClient = (opts: RedisConnectionOptions): RedisClient => 
   let commands: Commands;
   let close: () => Promise<void>;
   let transaction: RedisClient['transaction'];
+  /** `end` run on the first close only; later closes resolve at once. */
+  const closingOnce =
+    (end: () => Promise<void>): (() => Promise<void>) =>
+    async () => {
+      if (closed) return;
+      closed = true;
+      await end();
+    };
 
   if (opts.sentinel !== undefined) {
     const { sentinel } = opts;
@@ -104,11 +112,7 @@ export const createRedisClient = (opts: RedisConnectionOptions): RedisClient => 
     });
     commands = follower.commands;
     transaction = follower.transaction;
-    close = async () => {
-      if (closed) return;
-      closed = true;
-      await follower.close();
-    };
+    close = closingOnce(() => follower.close());
   } else if (opts.clusterNodes !== undefined && opts.clusterNodes.length > 0) {
     const cluster = createCluster({
       rootNodes: opts.clusterNodes.map((n) => ({ socket: parseHostPort(n) })),
@@ -124,12 +128,10 @@ export const createRedisClient = (opts: RedisConnectionOptions): RedisClient => 
     };
     connect(0);
     commands = cluster.withTypeMapping(BINARY);
-    close = async () => {
-      if (closed) return;
-      closed = true;
+    close = closingOnce(async () => {
       if (!ready) return;
       await deadline(() => cluster.close(), 1000).catch(() => cluster.destroy());
-    };
+    });
   } else {
     const node = openNodeLink({
       host: opts.host ?? url?.hostname ?? '127.0.0.1',
@@ -142,11 +144,7 @@ export const createRedisClient = (opts: RedisConnectionOptions): RedisClient => 
     });
     commands = node.commands;
     transaction = node.transaction;
-    close = async () => {
-      if (closed) return;
-      closed = true;
-      await node.close();
-    };
+    close = closingOnce(() => node.close());
   }
 
   return {
