@@ -2,22 +2,30 @@
 // mock bidders once and openbid from each checkout's dist/ (the other one built beforehand: `npm
 // run build` there), both pinned to the server core, then loads them in turn, A, B, A, B..., so
 // the pairs see the same machine. Prints CPU µs per auction and req/s of each run and the medians.
-// Cells: `auction IxB` (POST /openrtb2/auction, I imps × B bidders) or `amp`. Only 127.0.0.1.
+// Cells: the matrix's (`auction IxB`, I imps × B bidders; `amp`, `amp TCF`). Only 127.0.0.1.
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { AMP_PATH, auctionBody, openbidAuctionConfig, startBidders, storedRequestsDir, uidsCookieHeader } from './lib/auction-fixtures.js';
+import { AMP_CELLS, AUCTION_CELLS, loadSpec } from './auction.js';
+import { openbidAuctionConfig, startBidders, storedRequestsDir } from './lib/auction-fixtures.js';
 import { median } from './lib/cost.js';
 import { runLoad } from './lib/load.js';
-import type { LoadSpec } from './lib/load.js';
 import { cpuSeconds } from './lib/proc-stats.js';
 import { startOpenbid } from './lib/servers.js';
 import type { BenchServer } from './lib/servers.js';
 
 const [other, cellArg = 'auction 1x3'] = process.argv.slice(2);
 if (other === undefined) {
-  console.error('usage: npm run bench:ab -- <other checkout, built> ["auction IxB" | amp]');
+  console.error('usage: npm run bench:ab -- <other checkout, built> ["auction IxB" | amp | "amp TCF"]');
   process.exit(2);
 }
+// The matrix names its cells `auction 5×3`, `amp 1×3`, `amp 1×3 TCF`.
+const cellName = cellArg.replace(/(\d)x(\d)/, '$1×$2').replace(/^amp(?! 1×3)/, 'amp 1×3');
+const cell = [...AUCTION_CELLS, ...AMP_CELLS].find((c) => c.name === cellName);
+if (cell === undefined) {
+  console.error(`no cell ${cellArg}; cells: ${[...AUCTION_CELLS, ...AMP_CELLS].map((c) => c.name).join(', ')}`);
+  process.exit(2);
+}
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const pairs = Number(process.env.BENCH_PAIRS ?? 6);
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 
@@ -27,15 +35,7 @@ const config = openbidAuctionConfig(bidders, storedDir);
 const servers: BenchServer[] = [];
 try {
   servers.push(await startOpenbid(config, { checkout: resolve(other) }), await startOpenbid(config));
-  const amp = cellArg === 'amp';
-  const [imps, count] = amp ? [1, 3] : (cellArg.replace('auction ', '').split('x').map(Number) as [number, number]);
-  const specFor = (s: BenchServer): Omit<LoadSpec, 'seconds'> => ({
-    url: `${s.url}${amp ? AMP_PATH : '/openrtb2/auction'}`,
-    method: amp ? 'GET' : 'POST',
-    connections: Number(process.env.BENCH_CONNECTIONS ?? 64),
-    headers: { cookie: uidsCookieHeader(), ...(amp ? {} : { 'content-type': 'text/plain' }) },
-    ...(amp ? {} : { body: auctionBody(imps, count) }),
-  });
+  const specFor = (s: BenchServer) => loadSpec(s, cell, cell.path, { connections });
   const cpu: number[][] = [[], []];
   const rps: number[][] = [[], []];
   // Long enough for both builds' JIT to settle: shorter warm-ups left the first pairs far apart.

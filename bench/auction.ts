@@ -61,7 +61,8 @@ export const AMP_CELLS: readonly Cell[] = [
   { name: 'amp 1×3 TCF', method: 'GET', path: `${AMP_PATH}&gdpr_applies=true&consent_type=2&gdpr_consent=${allConsent()}`, imps: 1, check: checkAmp },
 ];
 
-const loadSpec = (server: BenchServer, cell: Cell, path: string, opts: { connections: number }): Omit<LoadSpec, 'seconds'> => ({
+/** The load of `cell` against `server` at `path` (the floor takes POSTs at `/`). */
+export const loadSpec = (server: BenchServer, cell: Cell, path: string, opts: { connections: number }): Omit<LoadSpec, 'seconds'> => ({
   url: `${server.url}${path}`,
   method: cell.method,
   connections: opts.connections,

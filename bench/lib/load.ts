@@ -46,11 +46,20 @@ const collect = (cmd: string, args: string[], timeoutMs: number): Promise<string
     });
   });
 
+/**
+ * The headers every request of `spec` carries: its own, and `Content-Type: application/json` for a
+ * body when it names no Content-Type. Never two: a request with two (an auction posts text/plain,
+ * as Prebid.js does) is one no browser sends, and one the socket lane hands to node:http.
+ */
+const requestHeaders = (spec: LoadSpec): Record<string, string> => {
+  const typed = Object.keys(spec.headers ?? {}).some((k) => k.toLowerCase() === 'content-type');
+  return { ...(spec.body !== undefined && !typed ? { 'Content-Type': 'application/json' } : {}), ...spec.headers };
+};
+
 const runWrk = async (spec: LoadSpec): Promise<LoadResult> => {
   const dir = mkdtempSync(join(tmpdir(), 'openbid-wrk-'));
   const script = join(dir, 'request.lua');
-  const typed = Object.keys(spec.headers ?? {}).some((k) => k.toLowerCase() === 'content-type');
-  const headers = { ...(spec.body !== undefined && !typed ? { 'Content-Type': 'application/json' } : {}), ...spec.headers };
+  const headers = requestHeaders(spec);
   writeFileSync(
     script,
     [
@@ -85,11 +94,8 @@ const runAutocannon = async (spec: LoadSpec): Promise<LoadResult> => {
   const require = createRequire(import.meta.url);
   const bin = join(require.resolve('autocannon/package.json'), '..', 'autocannon.js');
   const args = [bin, '-j', '-c', String(spec.connections), '-d', String(spec.seconds), '-m', spec.method ?? 'GET'];
-  // One Content-Type: the spec's own when it names one (an auction posts text/plain, as Prebid.js
-  // does). Two would be a request no browser sends, and one the socket lane hands to node:http.
-  const typed = Object.keys(spec.headers ?? {}).some((k) => k.toLowerCase() === 'content-type');
-  if (spec.body !== undefined) args.push('-b', spec.body, ...(typed ? [] : ['-H', 'Content-Type=application/json']));
-  for (const [k, v] of Object.entries(spec.headers ?? {})) args.push('-H', `${k}=${v}`);
+  if (spec.body !== undefined) args.push('-b', spec.body);
+  for (const [k, v] of Object.entries(requestHeaders(spec))) args.push('-H', `${k}=${v}`);
   // Pinned like wrk, so the header's "load on cpu N" holds for either tool.
   const pin = pinning();
   const [cmd, ...rest] = pin ? ['taskset', '-c', pin.load, process.execPath, ...args, spec.url] : [process.execPath, ...args, spec.url];
