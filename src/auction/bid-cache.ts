@@ -3,6 +3,7 @@ import type { CachePutInput } from '../cache/put-request.js';
 import type { BidRequest, Imp } from '../openrtb/types.js';
 import type { AuctionBid } from './auction-bid.js';
 import type { BidCacheIds } from './targeting.js';
+import type { CancelSignal } from '../core/cancel-signal.js';
 
 /** Cache TTLs by media type when neither the bid nor the imp sets `exp` (the account's). */
 export interface CacheTtlDefaults {
@@ -51,7 +52,7 @@ export const cacheBids = async (
   what: BidCachingRequest,
   context: { readonly request: BidRequest; readonly impsById: ReadonlyMap<string, Imp>; readonly ttl: CacheTtlDefaults },
   client: BidCacheClient,
-  signal: AbortSignal,
+  signal: CancelSignal,
 ): Promise<Map<AuctionBid, BidCacheIds>> => {
   const puts: CachePutInput[] = [];
   const slots: { bid: AuctionBid; kind: 'cacheId' | 'vastCacheId' }[] = [];

@@ -7,6 +7,7 @@ import type { BidderOutcome } from './auction-metrics.js';
 import type { BidderHttpClient } from './bidder-http.js';
 import { invalidBidReason, invalidPricedBidReason } from './bid-validation.js';
 import type { BidderShare } from './split.js';
+import type { CancelSignal } from '../core/cancel-signal.js';
 
 /** One HTTP call as `ext.debug.httpcalls` shows it. */
 export interface DebugHttpCall {
@@ -37,7 +38,7 @@ export interface BidderCallOptions {
   /** Epoch ms by which every call of this bidder must have answered. */
   readonly deadline: number;
   /** Aborts at `deadline`: one timer for every bidder of the auction, cleared by its owner. */
-  readonly signal: AbortSignal;
+  readonly signal: CancelSignal;
   readonly maxResponseBytes: number;
   /** The auction's currency. */
   readonly currency: string;

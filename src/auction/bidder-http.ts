@@ -1,4 +1,5 @@
 import type { RequestData, ResponseData } from '../bidders/adapter.js';
+import type { CancelSignal } from '../core/cancel-signal.js';
 
 /** Why a bidder call brought no answer the adapter can read. */
 export type BidderCallFailure =
@@ -20,6 +21,6 @@ export type BidderCallResult = { readonly ok: true; readonly response: ResponseD
  * concurrent calls; connections are pooled and kept alive per host.
  */
 export interface BidderHttpClient {
-  call(request: RequestData, opts: { readonly signal: AbortSignal; readonly maxResponseBytes: number; readonly gzipBody?: boolean }): Promise<BidderCallResult>;
+  call(request: RequestData, opts: { readonly signal: CancelSignal; readonly maxResponseBytes: number; readonly gzipBody?: boolean }): Promise<BidderCallResult>;
   close(): Promise<void>;
 }

@@ -41,3 +41,18 @@ it('rearms the same signal for a later deadline, and gives a new one once aborte
   assert.equal(fresh.signal.aborted, false);
   fresh.clear();
 });
+
+it('calls each listener still added once when it aborts, and neither removed ones nor ones added after', async () => {
+  const deadline = deadlineSignal(5);
+  const calls: string[] = [];
+  const kept = (): void => void calls.push(`kept, aborted=${String(deadline.signal.aborted)}`);
+  const removed = (): void => void calls.push('removed');
+  deadline.signal.addEventListener('abort', kept);
+  deadline.signal.addEventListener('abort', removed);
+  deadline.signal.removeEventListener('abort', removed);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  deadline.signal.addEventListener('abort', () => void calls.push('late'));
+  deadline.rearm(1).clear();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(calls, ['kept, aborted=true']);
+});

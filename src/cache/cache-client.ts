@@ -2,6 +2,7 @@ import type { CachedValue } from './cache-service.js';
 import type { CachePutInput } from './put-request.js';
 import { AppError, ErrorCode } from '../core/app-error.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
+import type { CancelSignal } from '../core/cancel-signal.js';
 
 /**
  * Port: how features that cache values (`/vtrack`, the auction's bids) reach a cache: this
@@ -33,15 +34,15 @@ export interface CacheClient {
  */
 export interface BidCacheClient {
   readonly url: string;
-  putBatch(puts: readonly CachePutInput[], signal: AbortSignal): Promise<string[]>;
+  putBatch(puts: readonly CachePutInput[], signal: CancelSignal): Promise<string[]>;
 }
 
 /** Rejects with `BACKEND_TIMEOUT` when `signal` aborts before `work` settles. */
-export const raceSignal = <T>(work: Promise<T>, signal: AbortSignal, what: string): Promise<T> => {
+export const raceSignal = <T>(work: Promise<T>, signal: CancelSignal, what: string): Promise<T> => {
   if (signal.aborted) return Promise.reject(new AppError(ErrorCode.BACKEND_TIMEOUT, `${what}: no time left before the deadline.`));
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new AppError(ErrorCode.BACKEND_TIMEOUT, `${what}: the deadline passed before the cache answered.`));
-    signal.addEventListener('abort', onAbort, { once: true });
+    signal.addEventListener('abort', onAbort);
     work.then(
       (v) => {
         signal.removeEventListener('abort', onAbort);

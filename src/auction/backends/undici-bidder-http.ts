@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, errors } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { BidderCallFailure, BidderCallResult, BidderHttpClient } from '../bidder-http.js';
+import type { CancelSignal } from '../../core/cancel-signal.js';
 
 export interface UndiciBidderHttpOptions {
   /** Connections kept per bidder origin. */
@@ -51,7 +52,7 @@ class CallHandler implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly limit: number,
-    private readonly signal: AbortSignal,
+    private readonly signal: CancelSignal,
     private readonly done: (result: BidderCallResult) => void,
   ) {
     signal.addEventListener('abort', this.onAbort);
@@ -124,7 +125,7 @@ const failed = (err: Error & { code?: string }): BidderCallResult => {
 
 /**
  * Bidder calls over undici: one dispatcher for every bidder (keep-alive, a connection limit per
- * origin), the deadline as an `AbortSignal`, and the size limit enforced while reading (and on the
+ * origin), the deadline as a `CancelSignal`, and the size limit enforced while reading (and on the
  * inflated size of a gzip answer), so an oversized answer costs no more than the limit.
  */
 export const createUndiciBidderHttp = (opts: UndiciBidderHttpOptions): BidderHttpClient => {

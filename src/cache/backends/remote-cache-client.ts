@@ -1,5 +1,6 @@
 import { Agent, request } from 'undici';
 import { AppError, ErrorCode } from '../../core/app-error.js';
+import type { CancelSignal } from '../../core/cancel-signal.js';
 import type { BidCacheClient, CacheClient } from '../cache-client.js';
 import type { CachedValue } from '../cache-service.js';
 
@@ -22,15 +23,20 @@ const snippet = (text: string): string => (text.length > 200 ? `${text.slice(0, 
 export const createRemoteCacheClient = (opts: RemoteCacheClientOptions): CacheClient & BidCacheClient & { close(): Promise<void> } => {
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 64 });
 
-  const call = async (method: 'GET' | 'POST', url: string, body?: string, deadline?: AbortSignal) => {
+  const call = async (method: 'GET' | 'POST', url: string, body?: string, deadline?: CancelSignal) => {
     const timeout = AbortSignal.timeout(opts.timeoutMs);
+    // undici takes an AbortSignal: the caller's deadline aborts one made for this call.
+    const cut = deadline === undefined ? undefined : new AbortController();
+    const onDeadline = (): void => cut?.abort();
+    deadline?.addEventListener('abort', onDeadline);
+    if (deadline?.aborted === true) onDeadline();
     try {
       const res = await request(url, {
         method,
         dispatcher: agent,
         headersTimeout: opts.timeoutMs,
         bodyTimeout: opts.timeoutMs,
-        signal: deadline === undefined ? timeout : AbortSignal.any([timeout, deadline]),
+        signal: cut === undefined ? timeout : AbortSignal.any([timeout, cut.signal]),
         ...(body !== undefined ? { body, headers: { 'content-type': 'application/json' } } : {}),
       });
       return { status: res.statusCode, headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
@@ -45,10 +51,12 @@ export const createRemoteCacheClient = (opts: RemoteCacheClientOptions): CacheCl
           ? `the cache at ${opts.url} did not answer within ${opts.timeoutMs} ms.`
           : `the cache at ${opts.url} cannot be reached.`;
       throw new AppError(timedOut ? ErrorCode.BACKEND_TIMEOUT : ErrorCode.BACKEND_FAILURE, message, { cause: err });
+    } finally {
+      deadline?.removeEventListener('abort', onDeadline);
     }
   };
 
-  const put = async (puts: Parameters<CacheClient['put']>[0], deadline?: AbortSignal): Promise<string[]> => {
+  const put = async (puts: Parameters<CacheClient['put']>[0], deadline?: CancelSignal): Promise<string[]> => {
     const res = await call('POST', opts.url, JSON.stringify({ puts }), deadline);
     const text = res.body.toString('utf8');
     if (res.status >= 400 && res.status < 500) throw new AppError(ErrorCode.BAD_REQUEST, `the cache refused the puts (${res.status}): ${snippet(text)}`);
