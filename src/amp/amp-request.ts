@@ -1,7 +1,8 @@
-import type { BidRequest, Format, Imp, Open } from '../openrtb/types.js';
+import type { BidRequest, Format, Open } from '../openrtb/types.js';
 import type { AmpQuery } from './amp-query.js';
 import { JsonTooDeepError, parseBoundedJson } from '../core/bounded-json.js';
 import { isObject } from '../core/json-object.js';
+import { copyToExtend } from '../core/own-keys.js';
 
 /**
  * `imp[0].banner.format` from the page's sizes, in this order (README, AMP): `ow`+`oh`, `ow`+`h`,
@@ -86,10 +87,12 @@ const targetingData = (text: string | undefined, warnings: string[]): Open | und
  */
 export const buildAmpRequest = (stored: BidRequest, q: AmpQuery, freshId: () => string): { request: BidRequest; warnings: string[] } => {
   const warnings: string[] = [];
-  const request: BidRequest = { ...stored };
+  // Copies that gain keys are made with copyToExtend, not spreads: it is faster in Node 20 (see there).
+  const request = copyToExtend(stored);
   if (request.id === '{{UUID}}') request.id = freshId();
 
-  const imp: Imp = { ...stored.imp[0]!, secure: 1 };
+  const imp = copyToExtend(stored.imp[0]!);
+  imp.secure = 1;
   if (imp.banner !== undefined) {
     const format = ampFormats(imp.banner.format, q);
     imp.banner = format === undefined ? { ...imp.banner } : { ...imp.banner, format };
@@ -99,33 +102,31 @@ export const buildAmpRequest = (stored: BidRequest, q: AmpQuery, freshId: () => 
   if (data !== undefined) imp.ext = { ...imp.ext, data: { ...imp.ext?.data, ...data } };
   request.imp = [imp];
 
+  const site = copyToExtend(request.site ?? {});
   if (q.curl !== undefined) {
-    let domain: string | undefined;
+    site.page = q.curl;
     try {
-      domain = new URL(q.curl).hostname;
+      site.domain = new URL(q.curl).hostname;
     } catch {
       warnings.push(`curl: "${q.curl}" is not a URL; site.domain is left as it was`);
     }
-    request.site = { ...request.site, page: q.curl, ...(domain !== undefined ? { domain } : {}) };
   }
   // Every AMP request says it is one (Prebid Server's `site.ext.amp`), whatever the stored request holds.
-  request.site = { ...request.site, ext: { ...request.site?.ext, amp: 1 } };
-  if (q.account !== undefined) request.site = { ...request.site, publisher: { ...request.site?.publisher, id: q.account } };
+  site.ext = { ...site.ext, amp: 1 };
+  if (q.account !== undefined) site.publisher = { ...site.publisher, id: q.account };
+  request.site = site;
   applyConsent(request, q, warnings);
 
   // AMP needs the winner's keys, every bidder's keys and cached bids; a stored request that says
   // otherwise (an explicit `false`) is the publisher's choice and is kept.
-  const prebid = request.ext?.prebid ?? {};
-  request.ext = {
-    ...request.ext,
-    prebid: {
-      ...prebid,
-      targeting: { ...prebid.targeting, includewinners: prebid.targeting?.includewinners ?? true, includebidderkeys: prebid.targeting?.includebidderkeys ?? true },
-      cache: { ...prebid.cache, bids: prebid.cache?.bids ?? {} },
-      channel: { name: 'amp' },
-      ...(q.debug ? { debug: true } : {}),
-    },
-  };
+  const ext = copyToExtend(request.ext ?? {});
+  const prebid = copyToExtend(ext.prebid ?? {});
+  prebid.targeting = { ...prebid.targeting, includewinners: prebid.targeting?.includewinners ?? true, includebidderkeys: prebid.targeting?.includebidderkeys ?? true };
+  prebid.cache = { ...prebid.cache, bids: prebid.cache?.bids ?? {} };
+  prebid.channel = { name: 'amp' };
+  if (q.debug) prebid.debug = true;
+  ext.prebid = prebid;
+  request.ext = ext;
   return { request, warnings };
 };
 

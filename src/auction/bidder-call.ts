@@ -1,6 +1,7 @@
 import { BidderErrorCode } from '../bidders/adapter.js';
 import type { BidderError, BidderResponse, FledgeAuctionConfig, RequestContext, RequestData, TypedBid } from '../bidders/adapter.js';
 import type { Clock } from '../core/clock.js';
+import { copyToExtend } from '../core/own-keys.js';
 import type { Imp } from '../openrtb/types.js';
 import type { AuctionBid } from './auction-bid.js';
 import type { BidderOutcome } from './auction-metrics.js';
@@ -195,8 +196,7 @@ const priceIn = (b: TypedBid, currency: string, opts: BidderCallOptions, code: s
   // Not `{ ...b.bid, price }`: in Node 20's V8 a spread copy that later gains a property (the
   // response's `ext`) gets a hidden class of its own, so every bid took the slow store and the
   // response's JSON.stringify met 60 shapes at 60 bids (docs/performance.md, "Per imp and per bid").
-  // `Object.assign` would take an own `__proto__` key (JSON.parse makes one) as the prototype.
-  const bid = Object.hasOwn(b.bid, '__proto__') ? { ...b.bid } : Object.assign({}, b.bid);
+  const bid = copyToExtend(b.bid);
   bid.price = price;
   return {
     bidder: b.seat ?? code,

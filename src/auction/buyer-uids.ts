@@ -1,4 +1,5 @@
 import { isObject } from '../core/json-object.js';
+import { withKey } from '../core/own-keys.js';
 import type { BidRequest } from '../openrtb/types.js';
 import { EMPTY_UIDS_COOKIE } from '../usersync/uids-cookie.js';
 import type { UidsCookie } from '../usersync/uids-cookie.js';
@@ -48,5 +49,5 @@ export const takeBuyerUids = (request: BidRequest): { request: BidRequest; expli
 export const withBuyerUid = (request: BidRequest, uids: BuyerUids, bidderCode: string, family: string | undefined): BidRequest => {
   const uid = uids.explicit.get(bidderCode) ?? (family === undefined ? undefined : uids.cookie.uids.get(family)?.uid);
   if (uid === undefined) return request;
-  return { ...request, user: { ...request.user, buyeruid: uid } };
+  return withKey(request, 'user', withKey(request.user ?? {}, 'buyeruid', uid));
 };

@@ -6,6 +6,7 @@ import type { IdGenerator } from '../core/ids.js';
 import { mapMaybe } from '../core/maybe-promise.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import { isObject } from '../core/json-object.js';
+import { copyToExtend, withKey } from '../core/own-keys.js';
 import { validateBidRequest } from '../openrtb/validate-request.js';
 import type { BidRequest } from '../openrtb/types.js';
 import type { Account } from '../stored/account.js';
@@ -122,7 +123,7 @@ const withCallerDevice = (request: BidRequest, caller: CallerInfo): BidRequest =
   const hasIp = device.ip !== undefined || device.ipv6 !== undefined;
   const ip = !hasIp && caller.ip !== undefined ? (caller.ip.includes(':') ? { ipv6: caller.ip } : { ip: caller.ip }) : undefined;
   if (ua === undefined && ip === undefined) return request;
-  return { ...request, device: { ...device, ...ua, ...ip } };
+  return withKey(request, 'device', Object.assign(copyToExtend(device), ua, ip));
 };
 
 export const createAuctionPreparation = (opts: AuctionPreparationOptions): AuctionPreparation => {
@@ -156,7 +157,7 @@ export const createAuctionPreparation = (opts: AuctionPreparationOptions): Aucti
     const tmax = Math.min(effectiveTmax(valid.tmax, limits.defaultTimeoutMs, limits.maxTimeoutMs), call.tmaxLimitMs ?? Infinity);
     return {
       // Bidders see the budget the auction really has, not the one the page asked for.
-      request: valid.tmax === tmax ? valid : { ...valid, tmax },
+      request: valid.tmax === tmax ? valid : withKey(valid, 'tmax', tmax),
       account,
       tmax,
       deadline: call.startedAt + tmax,

@@ -1,6 +1,6 @@
 import type { BidderError } from '../bidders/adapter.js';
 import { BidderErrorCode } from '../bidders/adapter.js';
-import { nullProtoRecord } from '../core/own-keys.js';
+import { copyToExtend, nullProtoRecord, withKey } from '../core/own-keys.js';
 import type { Bid, BidRequest, BidResponse, Open, SeatBid } from '../openrtb/types.js';
 import type { AuctionBid } from './auction-bid.js';
 import type { BidderResult } from './bidder-call.js';
@@ -49,7 +49,8 @@ export const buildBidResponse = (p: ResponseParts): BidResponse => {
       const ids = p.cacheIds.get(b);
       const targeting = p.targeting.get(b);
       const ownExt = (b.bid.ext ?? {}) as Open & { prebid?: Open };
-      const prebid: Open = { ...ownExt.prebid, type: b.type };
+      // Copies that gain keys: copyToExtend, not spreads, a bidder's own `ext` being common.
+      const prebid: Open = withKey<Open, 'type'>(ownExt.prebid ?? {}, 'type', b.type);
       if (targeting !== undefined) prebid.targeting = targeting;
       if (ids?.cacheId !== undefined || ids?.vastCacheId !== undefined) {
         prebid.cache = {
@@ -57,7 +58,9 @@ export const buildBidResponse = (p: ResponseParts): BidResponse => {
           ...(ids.vastCacheId !== undefined ? { vastXml: cacheRef(ids.vastCacheId) } : {}),
         };
       }
-      const ext: Open = { ...ownExt, prebid, origbidcpm: b.originalPrice };
+      const ext: Open = copyToExtend<Open>(ownExt);
+      ext.prebid = prebid;
+      ext.origbidcpm = b.originalPrice;
       if (b.originalCurrency !== '') ext.origbidcur = b.originalCurrency;
       // The exchange's own copy of the bid (made when it was priced), here for its last use: completed
       // in place rather than copied once more. Targeting and the cache have read it already.

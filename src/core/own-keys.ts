@@ -29,3 +29,19 @@ export const setOwn = (obj: Record<string, unknown>, key: string, value: unknown
   if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
   else obj[key] = value;
 };
+
+/**
+ * A shallow copy of `source` to add keys to, as `{ ...source }` gives. In Node 20's V8, a spread
+ * copy that then gains a key its source lacks (`{ ...user, buyeruid }`) takes a slow path for that
+ * key: ~0.7–1.6 µs, against ~0.2 µs for this copy and the key set after it. `Object.assign` alone
+ * would read an own `__proto__` key (which `JSON.parse` makes) as the prototype: such a source is
+ * spread instead.
+ */
+export const copyToExtend = <T extends object>(source: T): T => (Object.hasOwn(source, '__proto__') ? { ...source } : Object.assign({}, source));
+
+/** `{ ...source, [key]: value }` for one of our own keys (never `__proto__`), built as {@link copyToExtend} says. */
+export const withKey = <T extends object, K extends keyof T>(source: T, key: K, value: T[K]): T => {
+  const out = copyToExtend(source);
+  out[key] = value;
+  return out;
+};

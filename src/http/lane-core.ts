@@ -3,6 +3,7 @@ import { parse as parseQuery } from 'fast-querystring';
 import type { Logger } from '../core/logger.js';
 import { mapMaybe } from '../core/maybe-promise.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
+import { withKey } from '../core/own-keys.js';
 import { errorAnswer, loggableCause } from './answer.js';
 import type { Answer, AnswerHandler, AnswerRequest, BodyAnswerHandler, RouteHeaders } from './answer.js';
 import type { RequestMetrics, RequestRecorder } from './request-metrics.js';
@@ -137,7 +138,7 @@ export const createLaneRoutes = (opts: { readonly logger: Logger; readonly metri
         result = failed(route, err);
       }
       const own = route.headers?.(request);
-      return own === undefined ? result : mapMaybe(result, (answer) => ({ ...answer, headers: own }));
+      return own === undefined ? result : mapMaybe(result, (answer) => withKey(answer, 'headers', own));
     },
   };
 };

@@ -59,7 +59,7 @@ export const createAccountResolver = (opts: AccountResolverOptions): AccountReso
     mapMaybe(opts.fetcher.fetch(id, fetchOpts), (own) => {
       if (own === undefined) {
         if (opts.required) throw new AppError(ErrorCode.UNAUTHORIZED, `Unauthorized account id: ${id}`);
-        return Object.freeze({ ...defaults, id });
+        return Object.freeze({ id, ...defaults });
       }
       const known = merged.get(own);
       // One settings object serves one id in practice; a second id sharing it is merged anew.

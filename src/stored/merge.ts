@@ -1,4 +1,4 @@
-import { setOwn } from '../core/own-keys.js';
+import { setOwn, withKey } from '../core/own-keys.js';
 import type { StoredFetchOptions, StoredRequestFetcher } from './stored-request-fetcher.js';
 import { isObject } from '../core/json-object.js';
 
@@ -92,7 +92,7 @@ export const resolveStoredData = async (request: Json, fetcher: StoredRequestFet
 
   const fetchOpts: StoredFetchOptions = { ...(opts.accountId === undefined ? {} : { accountId: opts.accountId }), ...(opts.signal === undefined ? {} : { signal: opts.signal }) };
   const found = await fetcher.fetchRequests(requestId === undefined ? [] : [requestId], impIds, fetchOpts);
-  const withId = (r: ResolvedRequest): ResolvedRequest => (requestId === undefined ? r : { ...r, storedRequestId: requestId });
+  const withId = (r: ResolvedRequest): ResolvedRequest => (requestId === undefined ? r : withKey(r, 'storedRequestId', requestId));
 
   let merged = request;
   if (requestId !== undefined) {
