@@ -5,6 +5,7 @@ import { Agent, errors } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { BidderCallFailure, BidderCallResult, BidderHttpClient } from '../bidder-http.js';
 import type { CancelSignal } from '../../core/cancel-signal.js';
+import { copyToExtend } from '../../core/own-keys.js';
 
 export interface UndiciBidderHttpOptions {
   /** Connections kept per bidder origin. */
@@ -149,7 +150,7 @@ export const createUndiciBidderHttp = (opts: UndiciBidderHttpOptions): BidderHtt
       try {
         if (signal.aborted) return { ok: false, failure: { kind: 'timeout' } };
         const { origin, path } = targetOf(req.uri);
-        const headers: Record<string, string> = { ...req.headers };
+        const headers: Record<string, string> = copyToExtend(req.headers);
         headers['accept-encoding'] = 'gzip';
         let payload: string | Buffer | undefined = req.body;
         if (gzipBody === true && payload !== undefined) {
