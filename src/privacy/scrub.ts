@@ -1,5 +1,6 @@
 import type { BidRequest, Device, Geo, Imp, User } from '../openrtb/types.js';
 import { maskIPv4, maskIPv6 } from './ip-mask.js';
+import { copyToExtend } from '../core/own-keys.js';
 
 /**
  * What to take out of one bidder's request. Each flag is one of Prebid Server's scrubbing steps;
@@ -40,14 +41,14 @@ const round2 = (x: number): number => Math.trunc(x * 100 + 0.5) / 100;
 
 const geoOf = (geo: Geo, plan: ScrubPlan): Geo => {
   if (plan.geoRemoved) return {};
-  const out: Geo = { ...geo };
+  const out: Geo = copyToExtend(geo);
   if (typeof geo.lat === 'number') out.lat = round2(geo.lat);
   if (typeof geo.lon === 'number') out.lon = round2(geo.lon);
   return out;
 };
 
 const deviceOf = (device: Device, plan: ScrubPlan, ip: IpMasking): Device => {
-  const out: Device = { ...device };
+  const out: Device = copyToExtend(device);
   if (plan.deviceIds) for (const k of DEVICE_IDS) delete out[k];
   if (plan.ip) {
     // An address that does not parse cannot be masked: it is dropped rather than passed on.
@@ -61,11 +62,11 @@ const deviceOf = (device: Device, plan: ScrubPlan, ip: IpMasking): Device => {
 };
 
 const userOf = (user: User, plan: ScrubPlan): User => {
-  const out: User = { ...user };
+  const out: User = copyToExtend(user);
   for (const k of plan.userFpd ? USER_FPD : plan.userDemographics ? USER_DEMOGRAPHICS : []) delete out[k];
   if (plan.eids) delete out.eids;
   if (out.ext !== undefined && ((plan.eids && 'eids' in out.ext) || (plan.userFpd && 'data' in out.ext))) {
-    const ext = { ...out.ext };
+    const ext = copyToExtend(out.ext);
     if (plan.eids) delete ext.eids;
     if (plan.userFpd) delete ext.data;
     out.ext = ext;
@@ -86,7 +87,7 @@ const impOf = (imp: Imp): Imp => {
  */
 export const scrubRequest = (request: BidRequest, plan: ScrubPlan, ip: IpMasking): BidRequest => {
   if (isEmptyPlan(plan)) return request;
-  const out: BidRequest = { ...request };
+  const out: BidRequest = copyToExtend(request);
   if (request.device !== undefined) out.device = deviceOf(request.device, plan, ip);
   if (request.user !== undefined) out.user = userOf(request.user, plan);
   if (plan.tid) {

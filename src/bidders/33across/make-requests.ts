@@ -3,6 +3,7 @@ import { badInput, BidderErrorCode } from '../adapter.js';
 import type { BidderError, RequestContext, RequestData } from '../adapter.js';
 import { isAbsent, isObject } from '../json-guards.js';
 import { ttxRequestExt } from './request-ext.js';
+import { copyToExtend } from '../../core/own-keys.js';
 
 /** The bidder params as Go decodes them: absent or null strings are empty. */
 export interface TtxParams {
@@ -49,7 +50,7 @@ const VIDEO_PROBLEM = 'One or more invalid or missing video field(s) w, h, proto
 export const ttxVideo = (video: Video, prod: string): Video | undefined => {
   const { w, h, protocols, mimes, playbackmethod } = video;
   if (isAbsent(w) || w === 0 || isAbsent(h) || h === 0 || isAbsent(protocols) || isAbsent(mimes) || isAbsent(playbackmethod)) return undefined;
-  const copy: Video = { ...video };
+  const copy: Video = copyToExtend(video);
   if (prod === 'instream' && isAbsent(copy.startdelay)) copy.startdelay = 0;
   return copy;
 };

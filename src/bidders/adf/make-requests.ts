@@ -2,6 +2,7 @@ import type { BidRequest, Imp, Open } from '../../openrtb/types.js';
 import { badInput, BidderErrorCode } from '../adapter.js';
 import type { BidderError, RequestContext, RequestData } from '../adapter.js';
 import { isAbsent, isObject } from '../json-guards.js';
+import { copyToExtend } from '../../core/own-keys.js';
 
 /** The bidder params as far as the adapter reads them, once their types are known to fit. */
 export interface AdfParams {
@@ -43,7 +44,7 @@ const prepareImp = (imp: Imp): { imp: Imp; params: AdfParams } | { error: string
   if (!isAbsent(imp.ext.prebid) && !isObject(imp.ext.prebid)) return { error: `imp ${imp.id}: ext.prebid is not an object` };
   const params = readParams(imp.ext.bidder);
   if ('error' in params) return { error: `imp ${imp.id}: ${params.error}` };
-  const out: Imp = { ...imp };
+  const out: Imp = copyToExtend(imp);
   // Go writes an empty tag id, which it leaves out: any tag id the imp had is gone.
   if (params.mid !== '') out.tagid = params.mid;
   else delete out.tagid;

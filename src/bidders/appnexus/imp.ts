@@ -1,6 +1,7 @@
 import type { Banner, Imp } from '../../openrtb/types.js';
 import type { AppnexusParams } from './params.js';
 import { isAbsent } from '../json-guards.js';
+import { copyToExtend } from '../../core/own-keys.js';
 
 /** `imp.ext.appnexus` as AppNexus reads it; unset fields left out, in the order Go writes them. */
 export interface AppnexusImpExt {
@@ -20,7 +21,7 @@ const POSITIONS: Readonly<Record<string, number>> = { above: 1, below: 3 };
  * `h`, the first format's size (AppNexus reads the primary size from `w`/`h`).
  */
 const appnexusBanner = (banner: Banner, position: string): Banner => {
-  const out: Banner = { ...banner };
+  const out: Banner = copyToExtend(banner);
   const pos = POSITIONS[position];
   if (pos !== undefined) out.pos = pos;
   const first = banner.format?.[0];
@@ -48,7 +49,7 @@ const appnexusImpExt = (p: AppnexusParams): AppnexusImpExt => ({
  * replaced by `{appnexus: {...}, gpid}`. Every other member of the imp passes as it came.
  */
 export const appnexusImp = (imp: Imp, params: AppnexusParams, gpid: string, displayManagerVer: string): Imp => {
-  const out: Imp = { ...imp };
+  const out: Imp = copyToExtend(imp);
   if (params.invCode !== '') out.tagid = params.invCode;
   if (!((imp.bidfloor ?? 0) > 0) && params.reserve > 0) out.bidfloor = params.reserve;
   if (!isAbsent(imp.banner)) out.banner = appnexusBanner(imp.banner, params.position);

@@ -5,6 +5,7 @@ import { decodeBidResponse, readBids } from '../go-bid-response.js';
 import type { AdapterBids } from '../go-bid-response.js';
 import { IAB_CATEGORY_BY_BRAND_CATEGORY } from './iab-categories.js';
 import { isAbsent, isObject } from '../json-guards.js';
+import { copyToExtend } from '../../core/own-keys.js';
 
 /** `bid_ad_type` → media type; AppNexus's 2 (audio, in its own numbering) is not one it bids with here. */
 const BID_AD_TYPES: ReadonlyMap<number, MediaType> = new Map([
@@ -76,7 +77,7 @@ const typedBid = (raw: Bid, errors: BidderError[]): TypedBid | undefined => {
     errors.push(badServerResponse(`Unrecognized bid_ad_type in response from appnexus: ${ext.bidAdType}`));
     return undefined;
   }
-  const bid: Bid = { ...raw };
+  const bid: Bid = copyToExtend(raw);
   const category = IAB_CATEGORY_BY_BRAND_CATEGORY.get(ext.brandCategoryId);
   if (category !== undefined) bid.cat = [category];
   else if (Array.isArray(bid.cat) && bid.cat.length > 1) bid.cat = [];

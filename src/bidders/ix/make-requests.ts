@@ -1,5 +1,5 @@
 import type { Banner, BidRequest, Imp, Open } from '../../openrtb/types.js';
-import { nullProtoRecord, setOwn } from '../../core/own-keys.js';
+import { copyToExtend, nullProtoRecord, setOwn } from '../../core/own-keys.js';
 import { badInput } from '../adapter.js';
 import type { BidderError, RequestContext, RequestData } from '../adapter.js';
 import { goKeyCompare } from '../go-text.js';
@@ -57,7 +57,7 @@ const formatOf = (w: number, h: number): Open => ({ ...(w !== 0 ? { w } : {}), .
  * that size; with exactly one format, `w` and `h` are that format's. Otherwise unchanged.
  */
 export const normaliseBanner = (banner: Banner): Banner => {
-  const out: Banner = { ...banner };
+  const out: Banner = copyToExtend(banner);
   const formats = Array.isArray(banner.format) ? banner.format : [];
   if (formats.length === 0 && typeof banner.w === 'number' && typeof banner.h === 'number') out.format = [formatOf(banner.w, banner.h)];
   const only: unknown = out.format?.length === 1 ? out.format[0] : undefined;
@@ -72,7 +72,7 @@ export const normaliseBanner = (banner: Banner): Banner => {
 
 /** The imp as Index Exchange gets it: the slot id copied to `ext.sid`, the banner normalised. */
 const prepareImp = (imp: Imp, params: IxParams): Imp => {
-  const out: Imp = { ...imp };
+  const out: Imp = copyToExtend(imp);
   if (params.sid !== '' && isObject(imp.ext)) {
     const ext = nullProtoRecord<unknown>();
     for (const [key, value] of Object.entries(imp.ext)) setOwn(ext, key, value);

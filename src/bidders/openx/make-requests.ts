@@ -3,6 +3,7 @@ import { badInput } from '../adapter.js';
 import type { BidderError, RequestContext, RequestData } from '../adapter.js';
 import { isAbsent, isObject } from '../json-guards.js';
 import { goParseFloat } from '../go-text.js';
+import { copyToExtend } from '../../core/own-keys.js';
 
 /** Tells OpenX the request comes from Prebid Server (`ext.bc`); OpenX keys its handling on it. */
 export const BIDDER_CONFIG = 'hb_pbs_1.0.0';
@@ -69,7 +70,7 @@ const prepareImp = (imp: Imp): { imp: Imp; params: OpenxParams } | { error: stri
   const params = readParams(imp.ext?.bidder);
   if ('error' in params) return { error: `imp ${imp.id}: ${params.error}` };
 
-  const out: Imp = { ...imp };
+  const out: Imp = copyToExtend(imp);
   // The unit is the tag id; without one Go writes an empty tag id, which it leaves out.
   if (params.unit !== undefined && params.unit !== '') out.tagid = params.unit;
   else delete out.tagid;

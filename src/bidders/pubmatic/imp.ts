@@ -6,6 +6,7 @@ import type { ImpExtMap } from './imp-targeting.js';
 import { readWrapper } from './request-ext.js';
 import type { WrapperExt } from './request-ext.js';
 import { isAbsent, isObject } from '../json-guards.js';
+import { copyToExtend } from '../../core/own-keys.js';
 
 /** An imp as PubMatic receives it, with what it told about the request. */
 export interface ParsedImp {
@@ -48,7 +49,7 @@ export const parseImp = (imp: Imp, options: ParseImpOptions): ParsedImp | { erro
   if (isAbsent(imp.banner) && isAbsent(imp.video) && isAbsent(imp.native)) {
     return { error: `invalid MediaType. PubMatic only supports Banner, Video and Native. Ignoring ImpID=${imp.id}` };
   }
-  const out: Imp = { ...imp };
+  const out: Imp = copyToExtend(imp);
   delete out.audio;
 
   const dm = options.displayManager;

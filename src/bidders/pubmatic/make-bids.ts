@@ -6,6 +6,7 @@ import { fledgeConfigsInExt, withFledgeConfigs } from '../fledge-configs.js';
 import type { AdapterBids } from '../go-bid-response.js';
 import { rawMember } from './json-raw.js';
 import { isAbsent, isObject } from '../json-guards.js';
+import { copyToExtend } from '../../core/own-keys.js';
 
 const MTYPES: Readonly<Record<number, MediaType>> = { 1: 'banner', 2: 'video', 3: 'audio', 4: 'native' };
 
@@ -60,7 +61,7 @@ export const nativeAdm = (adm: string): { adm: string } | { error: string } => {
 
 /** One bid of PubMatic's answer as the exchange takes it, or why it is dropped. */
 const typedBid = (raw: Bid, errors: BidderError[]): TypedBid | undefined => {
-  const bid: Bid = { ...raw };
+  const bid: Bid = copyToExtend(raw);
   // Only the primary category goes on.
   if (Array.isArray(bid.cat) && bid.cat.length > 1) bid.cat = bid.cat.slice(0, 1);
   const type = MTYPES[bid.mtype ?? 0];

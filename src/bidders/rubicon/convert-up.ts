@@ -1,5 +1,6 @@
 import type { BidRequest, Imp } from '../../openrtb/types.js';
 import { isAbsent, isObject } from '../json-guards.js';
+import { copyToExtend } from '../../core/own-keys.js';
 
 /** What lives in an object-or-absent `ext`: its members, or nothing. */
 const extOf = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {});
@@ -55,7 +56,7 @@ export const convertUpTo26 = (request: BidRequest): { request: BidRequest } | { 
 
   if (isObject(request.regs)) {
     const regsExt = extOf(request.regs.ext);
-    const regs = { ...request.regs };
+    const regs = copyToExtend(request.regs);
     if (isAbsent(regs.gdpr) && !isAbsent(regsExt.gdpr)) regs.gdpr = regsExt.gdpr as number;
     if ((regs.us_privacy ?? '') === '' && typeof regsExt.us_privacy === 'string' && regsExt.us_privacy !== '') regs.us_privacy = regsExt.us_privacy;
     if ('gdpr' in regsExt || 'us_privacy' in regsExt) regs.ext = without(without(regsExt, 'gdpr'), 'us_privacy');
@@ -64,7 +65,7 @@ export const convertUpTo26 = (request: BidRequest): { request: BidRequest } | { 
 
   if (isObject(request.user)) {
     const userExt = extOf(request.user.ext);
-    const user = { ...request.user };
+    const user = copyToExtend(request.user);
     if ((user.consent ?? '') === '' && typeof userExt.consent === 'string') user.consent = userExt.consent;
     if (isAbsent(user.eids) && Array.isArray(userExt.eids)) user.eids = userExt.eids as NonNullable<typeof user.eids>;
     if ('consent' in userExt || 'eids' in userExt) user.ext = without(without(userExt, 'consent'), 'eids');

@@ -2,6 +2,7 @@ import type { BidRequest, Imp } from '../../openrtb/types.js';
 import { BidderErrorCode, badInput } from '../adapter.js';
 import type { BidderError, RequestContext, RequestData } from '../adapter.js';
 import { isAbsent, isObject } from '../json-guards.js';
+import { copyToExtend } from '../../core/own-keys.js';
 
 /** An error Prebid Server's adapter raises as a plain Go error, which it reports with code 999. */
 const unknown = (message: string): BidderError => ({ code: BidderErrorCode.UNKNOWN, message });
@@ -32,7 +33,7 @@ export const prepareImp = (imp: Imp, context: RequestContext): { imp: Imp } | { 
   const params = readParams(imp.ext);
   if ('error' in params) return { error: unknown(`imp ${imp.id}: ${params.error}`) };
   if (isAbsent(imp.banner) && isAbsent(imp.video)) return { error: unknown('neither Banner nor Video object specified') };
-  const out: Imp = { ...imp };
+  const out: Imp = copyToExtend(imp);
   if (params.inventoryCode !== '') out.tagid = params.inventoryCode;
   else delete out.tagid;
   if (params.floor !== undefined) out.bidfloor = params.floor;
