@@ -106,8 +106,13 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
-  let publicBound = false; // once it is, a listen failure is the admin port's
+  // The admin port first: once the public port answers (what a readiness probe or a load balancer
+  // checks), the admin port (metrics, rates) answers too, in every worker.
+  let binding = ADMIN_KEYS;
   try {
+    // With workers, each listens on the admin port too: node:cluster shares it, as the public one.
+    const adminUrl = await app.admin?.listen(config.server.admin_host, config.server.admin_port);
+    binding = PUBLIC_KEYS;
     // Fastify resolves an unspecified host (0.0.0.0) to each interface's URL, and says each at info.
     const urls: string[] = [];
     const listenTextResolver = (url: string): string => {
@@ -115,13 +120,13 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
       return `Server listening at ${url}`;
     };
     await app.server.listen({ host: config.server.host, port: config.server.port, listenTextResolver });
-    publicBound = true;
-    // With workers, each listens on the admin port too: node:cluster shares it, as the public one.
-    const adminUrl = await app.admin?.listen(config.server.admin_host, config.server.admin_port);
     const adminNote = adminUrl === undefined ? '' : `; admin on ${adminUrl}`;
     announce(config, logger, `openbid ${version()} listening on ${urls.join(', ')}${adminNote}`, { urls, ...(adminUrl === undefined ? {} : { adminUrl }) });
   } catch (err) {
-    const problem = publicBound ? listenProblem(err, ADMIN_KEYS, config.server.admin_host, config.server.admin_port) : listenProblem(err, PUBLIC_KEYS, config.server.host, config.server.port);
+    const problem =
+      binding === ADMIN_KEYS
+        ? listenProblem(err, ADMIN_KEYS, config.server.admin_host, config.server.admin_port)
+        : listenProblem(err, PUBLIC_KEYS, config.server.host, config.server.port);
     logger.error({ err }, `cannot listen: ${problem}`);
     process.stderr.write(`openbid: cannot listen: ${problem}\n`);
     await app.close();

@@ -142,12 +142,27 @@ describe('the admin listener', () => {
     }
   });
 
+  it('a public port in use, the admin port bound first, exits 1 naming server.port', async () => {
+    const holder = createServer();
+    holder.listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const run = runCli([], { OPENBID_SERVER__HOST: '127.0.0.1', OPENBID_SERVER__PORT: String(port), OPENBID_SERVER__ADMIN_PORT: String(await freePort()) });
+      assert.equal(await run.exited, 1);
+      assert.ok(run.output().includes(`openbid: cannot listen: 127.0.0.1:${port} is already in use; choose another port with server.port or OPENBID_SERVER__PORT`), run.output());
+    } finally {
+      holder.close();
+    }
+  });
+
   it('works with cluster workers: they share the admin port as they share the public one', async () => {
     const redis = await startRedis();
     const adminPort = await freePort();
     const server = await startServerProcess({ server: { workers: 2, admin_port: adminPort }, cache: { backend: { type: 'redis', redis: { url: redis.url, timeout_ms: 2000 } } } });
     try {
-      // Each connection goes to one worker or the other; every one must answer.
+      // Each worker binds the admin port before the public one, so the admin port answers as soon
+      // as the public one does. Each connection goes to one worker or the other; every one must answer.
       for (let i = 0; i < 10; i++) {
         const res = await get(`http://127.0.0.1:${adminPort}/version`);
         assert.equal(res.status, 200);
