@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { copyToExtend, ownValue, setOwn, withKey } from './own-keys.js';
+import { copyToExtend, ownValue, setOwn, withKey, withKeys } from './own-keys.js';
 
 describe('copyToExtend', () => {
   it('copies the own keys into a new object, in order, leaving the source as it was', () => {
@@ -40,5 +40,14 @@ describe('setOwn', () => {
     setOwn(target, '__proto__', 1);
     assert.equal(ownValue(target, '__proto__'), 1);
     assert.equal(Object.getPrototypeOf(target), Object.prototype);
+  });
+});
+
+describe('withKeys', () => {
+  it('gives a copy with the extra keys after the source keys, a key the source has replaced in place', () => {
+    const banner = { format: [{ w: 300, h: 250 }], pos: 1 };
+    const out = withKeys(banner, { w: 300, h: 250, pos: 3 });
+    assert.equal(JSON.stringify(out), '{"format":[{"w":300,"h":250}],"pos":3,"w":300,"h":250}');
+    assert.deepEqual(banner, { format: [{ w: 300, h: 250 }], pos: 1 });
   });
 });

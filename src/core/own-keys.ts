@@ -45,3 +45,6 @@ export const withKey = <T extends object, K extends keyof T>(source: T, key: K, 
   out[key] = value;
   return out;
 };
+
+/** `{ ...source, ...extra }` for a literal `extra` of our own keys (never `__proto__`), built as {@link copyToExtend} says. */
+export const withKeys = <T extends object, E extends object>(source: T, extra: E): T & E => Object.assign(copyToExtend(source), extra);

@@ -6,6 +6,7 @@ import type { AdapterBids } from '../go-bid-response.js';
 import { isAbsent, isObject } from '../json-guards.js';
 import { fitsGoInt, fitsGoString, fitsGoStruct, goField } from './go-fields.js';
 import { withMergedImpTrackers } from './native-trackers.js';
+import { withKey } from '../../core/own-keys.js';
 
 const MTYPES: ReadonlyMap<unknown, MediaType> = new Map<unknown, MediaType>([
   [1, 'banner'],
@@ -72,7 +73,7 @@ const typedVideo = (bid: Bid): TypedBid => {
   const category = goField(video, 'primary_category');
   const hasCategory = Array.isArray(bid.cat) && bid.cat.length > 0;
   return {
-    bid: hasCategory ? bid : { ...bid, cat: [typeof category === 'string' ? category : ''] },
+    bid: hasCategory ? bid : withKey(bid, 'cat', [typeof category === 'string' ? category : '']),
     type: 'video',
     video: { duration: typeof duration === 'number' ? duration : 0 },
   };

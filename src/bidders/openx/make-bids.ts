@@ -5,6 +5,7 @@ import { fledgeConfigsInExt, withFledgeConfigs } from '../fledge-configs.js';
 import type { AdapterBids } from '../go-bid-response.js';
 import { isAbsent, isObject } from '../json-guards.js';
 import { goAtoi } from '../go-text.js';
+import { withKeys } from '../../core/own-keys.js';
 
 // OpenX marks banner, video and native; anything else (audio included) is typed by the imp.
 const MTYPES: Readonly<Record<number, MediaType>> = { 1: 'banner', 2: 'video', 4: 'native' };
@@ -69,8 +70,8 @@ export const bidMeta = (ext: unknown): OpenxBidMeta | undefined => {
 const withMeta = (bid: Bid, meta: OpenxBidMeta | undefined): Bid => {
   if (meta === undefined || !isObject(bid.ext)) return bid;
   const ext: Open = bid.ext;
-  const prebid: Open = isObject(ext.prebid) ? { ...ext.prebid, meta } : { meta };
-  return { ...bid, ext: { ...ext, prebid } };
+  const prebid: Open = isObject(ext.prebid) ? withKeys(ext.prebid, { meta }) : { meta };
+  return { ...bid, ext: withKeys(ext, { prebid }) };
 };
 
 /** One bid of the answer as the exchange takes it. */

@@ -6,7 +6,7 @@ import type { ImpExtMap } from './imp-targeting.js';
 import { readWrapper } from './request-ext.js';
 import type { WrapperExt } from './request-ext.js';
 import { isAbsent, isObject } from '../json-guards.js';
-import { copyToExtend } from '../../core/own-keys.js';
+import { copyToExtend, withKeys } from '../../core/own-keys.js';
 
 /** An imp as PubMatic receives it, with what it told about the request. */
 export interface ParsedImp {
@@ -35,7 +35,7 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const sizedBanner = (banner: Banner): Banner => {
   if (!isAbsent(banner.w) && !isAbsent(banner.h)) return banner;
   const first = banner.format?.[0];
-  return first === undefined ? banner : { ...banner, w: first.w ?? 0, h: first.h ?? 0 };
+  return first === undefined ? banner : withKeys(banner, { w: first.w ?? 0, h: first.h ?? 0 });
 };
 
 /**

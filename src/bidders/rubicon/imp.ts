@@ -1,5 +1,5 @@
 import type { BidRequest, Imp, Video } from '../../openrtb/types.js';
-import { setOwn } from '../../core/own-keys.js';
+import { setOwn, withKeys } from '../../core/own-keys.js';
 import type { RequestContext } from '../adapter.js';
 import { isAbsent, isObject } from '../json-guards.js';
 import type { RubiconImpExt } from './imp-ext.js';
@@ -17,10 +17,10 @@ export const splitImp = (imp: Imp, bidOnMultiformat: boolean): Imp[] => {
   if (!bidOnMultiformat) return [imp];
   const { banner, video, native, audio, ...rest } = imp;
   const parts: Imp[] = [];
-  if (!isAbsent(banner)) parts.push({ ...rest, banner });
-  if (!isAbsent(video)) parts.push({ ...rest, video });
-  if (!isAbsent(native)) parts.push({ ...rest, native });
-  if (!isAbsent(audio)) parts.push({ ...rest, audio });
+  if (!isAbsent(banner)) parts.push(withKeys(rest, { banner }));
+  if (!isAbsent(video)) parts.push(withKeys(rest, { video }));
+  if (!isAbsent(native)) parts.push(withKeys(rest, { native }));
+  if (!isAbsent(audio)) parts.push(withKeys(rest, { audio }));
   return parts;
 };
 

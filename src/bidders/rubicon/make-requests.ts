@@ -9,7 +9,7 @@ import type { RubiconImpExt } from './imp-ext.js';
 import { impTarget, rubiconImpExt, splitImp, withUsdFloor } from './imp.js';
 import { withOneMediaType } from './media.js';
 import { rubiconDevice, rubiconRegs, rubiconSource, rubiconUser, withInventory } from './request-parts.js';
-import { copyToExtend } from '../../core/own-keys.js';
+import { copyToExtend, withKeys } from '../../core/own-keys.js';
 
 // Rubicon reads at most this many blocked advertiser domains.
 const BADV_LIMIT = 50;
@@ -57,7 +57,7 @@ const impBody = (request: BidRequest, source: Imp, ext: RubiconImpExt, context: 
   if ('error' in siteId) return siteId;
   const zoneId = parseGoInt(ext.bidder.zoneId);
   if ('error' in zoneId) return zoneId;
-  const floored = withUsdFloor({ ...source, ext: rubiconImpExt(ext, zoneId.value, target.target, maxBidsOf(request)), secure: 1 }, context);
+  const floored = withUsdFloor(withKeys(source, { ext: rubiconImpExt(ext, zoneId.value, target.target, maxBidsOf(request)), secure: 1 }), context);
   if ('error' in floored) return floored;
   const body: BidRequest = copyToExtend(request);
   if (isObject(request.user)) {

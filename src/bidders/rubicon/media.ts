@@ -3,6 +3,7 @@ import { parseBoundedJson } from '../../core/bounded-json.js';
 import { isAbsent, isObject } from '../json-guards.js';
 import type { RubiconParams } from './imp-ext.js';
 import { isVideoImp } from './imp.js';
+import { withKeys } from '../../core/own-keys.js';
 
 /** The imp as Rubicon takes it for its one media type, and that type. */
 export interface MediaImp {
@@ -19,7 +20,7 @@ const videoImp = (imp: Imp, params: RubiconParams): MediaImp => {
   if (params.video.skipDelay !== 0) ext.skipdelay = params.video.skipDelay;
   if (rewarded) ext.videotype = 'rewarded';
   ext.rp = params.video.sizeId !== 0 ? { size_id: params.video.sizeId } : {};
-  return { imp: { ...rest, ...(rewarded || isAbsent(rwdd) ? {} : { rwdd }), video: { ...imp.video, ext } }, type: 'video' };
+  return { imp: withKeys(rest, { ...(rewarded || isAbsent(rwdd) ? {} : { rwdd }), video: withKeys(imp.video ?? {}, { ext }) }), type: 'video' };
 };
 
 const bannerImp = (imp: Imp): MediaImp | { error: string } => {
@@ -28,7 +29,7 @@ const bannerImp = (imp: Imp): MediaImp | { error: string } => {
   // Go's condition, with an absent height read as 0 (where Go's adapter would dereference nil).
   if (noFormat && (isAbsent(banner.w) || isAbsent(banner.h) || banner.h === 0)) return { error: 'rubicon imps must have at least one imp.format element' };
   const { video: _video, native: _native, ...rest } = imp;
-  return { imp: { ...rest, banner: { ...banner, ext: { rp: { mime: 'text/html' } } } }, type: 'banner' };
+  return { imp: withKeys(rest, { banner: withKeys(banner, { ext: { rp: { mime: 'text/html' } } }) }), type: 'banner' };
 };
 
 /**
@@ -52,8 +53,8 @@ const nativeImp = (imp: Imp): MediaImp | { error: string } => {
   if (!Array.isArray(request.eventtrackers)) return { error: 'Eventtrackers are not present or not of array type' };
   if (!isAbsent(request.context) && typeof request.context !== 'number') return { error: 'Context is not of int type' };
   if (typeof request.plcmttype !== 'number') return { error: 'Plcmttype is not present or not of int type' };
-  const withRequest = Object.keys(request).length > 0 ? { ...native, request_native: request } : native;
-  return { imp: { ...rest, native: withRequest }, type: 'native' };
+  const withRequest = Object.keys(request).length > 0 ? withKeys(native, { request_native: request }) : native;
+  return { imp: withKeys(rest, { native: withRequest }), type: 'native' };
 };
 
 /**

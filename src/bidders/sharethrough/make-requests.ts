@@ -4,6 +4,7 @@ import type { BidderError, RequestContext, RequestData } from '../adapter.js';
 import { isObject } from '../json-guards.js';
 import { readParams } from './read-params.js';
 import { splitByMediaType } from './split-imp.js';
+import { withKey } from '../../core/own-keys.js';
 
 /** The adapter's own version, which Sharethrough reads in `source.ext.str`. */
 export const ADAPTER_VERSION = '10.0';
@@ -68,7 +69,7 @@ export const makeRequests = (request: BidRequest, context: RequestContext): { re
     }
     const floored = floorInUsd(imp, context);
     if (floored instanceof Error) return { requests: [], errors: [badInput(floored.message)] };
-    const tagged: Imp = { ...floored, tagid: params.pkey };
+    const tagged: Imp = withKey(floored, 'tagid', params.pkey);
     // Go writes an empty tag id as none.
     if (params.pkey === '') delete tagged.tagid;
     bcat = [...bcat, ...params.bcat];

@@ -3,6 +3,7 @@ import { badInput } from '../adapter.js';
 import type { BidderError, RequestContext, RequestData } from '../adapter.js';
 import { goParseFloat, goTrimSpace } from '../go-text.js';
 import { isAbsent, isObject } from '../json-guards.js';
+import { withKey } from '../../core/own-keys.js';
 
 /** The bidder params as far as the adapter reads them, once their types are known to fit. */
 interface SovrnParams {
@@ -53,7 +54,7 @@ export const prepareImp = (imp: Imp): { imp: Imp } | { error: string } => {
   if (params.tagId === '') return { error: "Missing required parameter 'tagid'" };
   const video = videoProblem(imp);
   if (video !== undefined) return { error: video };
-  const out: Imp = { ...imp, tagid: params.tagId };
+  const out: Imp = withKey(imp, 'tagid', params.tagId);
   if ((imp.bidfloor ?? 0) === 0 && params.bidFloor > 0) out.bidfloor = params.bidFloor;
   return { imp: out };
 };
