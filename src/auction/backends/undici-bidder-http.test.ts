@@ -5,6 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { RequestData } from '../../bidders/adapter.js';
 import { createUndiciBidderHttp } from './undici-bidder-http.js';
+import type { CancelSignal } from '../../core/cancel-signal.js';
+import { deadlineSignal } from '../deadline-signal.js';
 import { closeServer, listenLocal } from '../../../test/support/ports.js';
 
 /** A bidder on 127.0.0.1 answering by path; every request it received, body inflated, is kept. */
@@ -45,7 +47,7 @@ before(async () => {
 after(() => closeServer(server));
 
 const call = (path: string, overrides: Partial<RequestData> = {}): RequestData => ({ method: 'POST', uri: `${base}${path}`, body: '{"id":"r"}', headers: { 'content-type': 'application/json' }, impIds: ['1'], ...overrides });
-const opts = (signal: AbortSignal = new AbortController().signal) => ({ signal, maxResponseBytes: LIMIT });
+const opts = (signal: CancelSignal = new AbortController().signal) => ({ signal, maxResponseBytes: LIMIT });
 
 describe('undici bidder HTTP client', () => {
   const http = createUndiciBidderHttp({ connectionsPerHost: 4 });
@@ -96,6 +98,18 @@ describe('undici bidder HTTP client', () => {
       assert.deepEqual(await http.call(call(path), opts(AbortSignal.timeout(50))), { ok: false, failure: { kind: 'timeout' } }, path);
     }
     assert.deepEqual(await http.call(call('/ok'), opts(AbortSignal.abort())), { ok: false, failure: { kind: 'timeout' } });
+  });
+
+  it("gives up at the auction's own deadline, while a call that answered in time keeps its answer", async () => {
+    const deadline = deadlineSignal(50);
+    try {
+      const [cut, answered] = await Promise.all([http.call(call('/never'), opts(deadline.signal)), http.call(call('/ok'), opts(deadline.signal))]);
+      assert.deepEqual(cut, { ok: false, failure: { kind: 'timeout' } });
+      assert.equal(answered.ok && answered.response.status, 200);
+      assert.equal(deadline.signal.aborted, true);
+    } finally {
+      deadline.clear();
+    }
   });
 
   it('reports an unreachable bidder and a URI it cannot call as network failures', async () => {
