@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { freePort } from '../support/ports.js';
+import { freePort, withPortInUse } from '../support/ports.js';
 import { startRedis } from '../support/redis.js';
 import { runCli, startServerProcess } from '../support/server-process.js';
 import type { ServerProcess } from '../support/server-process.js';
@@ -129,31 +126,19 @@ describe('the admin listener', () => {
   });
 
   it('an admin port in use exits 1 naming server.admin_port and OPENBID_SERVER__ADMIN_PORT', async () => {
-    const holder = createServer();
-    holder.listen(0, '127.0.0.1');
-    await once(holder, 'listening');
-    const { port } = holder.address() as AddressInfo;
-    try {
+    await withPortInUse(async (port) => {
       const run = runCli([], { OPENBID_SERVER__HOST: '127.0.0.1', OPENBID_SERVER__PORT: String(await freePort()), OPENBID_SERVER__ADMIN_PORT: String(port) });
       assert.equal(await run.exited, 1);
       assert.ok(run.output().includes(`openbid: cannot listen: 127.0.0.1:${port} is already in use; choose another port with server.admin_port or OPENBID_SERVER__ADMIN_PORT`), run.output());
-    } finally {
-      holder.close();
-    }
+    });
   });
 
   it('a public port in use, the admin port bound first, exits 1 naming server.port', async () => {
-    const holder = createServer();
-    holder.listen(0, '127.0.0.1');
-    await once(holder, 'listening');
-    const { port } = holder.address() as AddressInfo;
-    try {
+    await withPortInUse(async (port) => {
       const run = runCli([], { OPENBID_SERVER__HOST: '127.0.0.1', OPENBID_SERVER__PORT: String(port), OPENBID_SERVER__ADMIN_PORT: String(await freePort()) });
       assert.equal(await run.exited, 1);
       assert.ok(run.output().includes(`openbid: cannot listen: 127.0.0.1:${port} is already in use; choose another port with server.port or OPENBID_SERVER__PORT`), run.output());
-    } finally {
-      holder.close();
-    }
+    });
   });
 
   it('works with cluster workers: they share the admin port as they share the public one', async () => {

@@ -2,12 +2,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { connect, createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { waitFor } from '../support/ports.js';
+import { waitFor, withPortInUse } from '../support/ports.js';
 import { startRedis } from '../support/redis.js';
 import { runCli, startServerProcess } from '../support/server-process.js';
 import { untilPeerHasRead } from '../support/tcp-queues.js';
@@ -48,20 +47,14 @@ describe('openbid command line', () => {
   });
 
   it('a port in use exits 1 naming server.port and OPENBID_SERVER__PORT', async () => {
-    const holder = createServer();
-    holder.listen(0, '127.0.0.1');
-    await once(holder, 'listening');
-    const { port } = holder.address() as AddressInfo;
-    try {
+    await withPortInUse(async (port) => {
       const run = runCli([], { OPENBID_SERVER__HOST: '127.0.0.1', OPENBID_SERVER__PORT: String(port) });
       assert.equal(await run.exited, 1);
       assert.ok(
         run.output().includes(`openbid: cannot listen: 127.0.0.1:${port} is already in use; choose another port with server.port or OPENBID_SERVER__PORT`),
         run.output(),
       );
-    } finally {
-      holder.close();
-    }
+    });
   });
 
   it('an invalid config exits 1 listing every problem', async () => {

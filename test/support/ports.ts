@@ -14,6 +14,21 @@ export const freePort = (): Promise<number> =>
     });
   });
 
+/** Runs `use` with a port of 127.0.0.1 that another listener holds (a port in use), and frees it after. */
+export const withPortInUse = async <T>(use: (port: number) => Promise<T>): Promise<T> => {
+  const holder = createServer();
+  await new Promise<void>((resolve, reject) => {
+    holder.once('error', reject);
+    holder.listen(0, '127.0.0.1', resolve);
+  });
+  const address = holder.address();
+  try {
+    return await use(typeof address === 'object' && address !== null ? address.port : 0);
+  } finally {
+    holder.close();
+  }
+};
+
 /** Polls `check` every 25 ms until it resolves true, or fails after `timeoutMs`. */
 export const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> => {
   const until = Date.now() + timeoutMs;
