@@ -108,11 +108,11 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
   process.once('SIGINT', onSignal);
   // The admin port first: once the public port answers (what a readiness probe or a load balancer
   // checks), the admin port (metrics, rates) answers too, in every worker.
-  let binding = ADMIN_KEYS;
+  let binding = { keys: ADMIN_KEYS, host: config.server.admin_host, port: config.server.admin_port };
   try {
     // With workers, each listens on the admin port too: node:cluster shares it, as the public one.
     const adminUrl = await app.admin?.listen(config.server.admin_host, config.server.admin_port);
-    binding = PUBLIC_KEYS;
+    binding = { keys: PUBLIC_KEYS, host: config.server.host, port: config.server.port };
     // Fastify resolves an unspecified host (0.0.0.0) to each interface's URL, and says each at info.
     const urls: string[] = [];
     const listenTextResolver = (url: string): string => {
@@ -123,10 +123,7 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
     const adminNote = adminUrl === undefined ? '' : `; admin on ${adminUrl}`;
     announce(config, logger, `openbid ${version()} listening on ${urls.join(', ')}${adminNote}`, { urls, ...(adminUrl === undefined ? {} : { adminUrl }) });
   } catch (err) {
-    const problem =
-      binding === ADMIN_KEYS
-        ? listenProblem(err, ADMIN_KEYS, config.server.admin_host, config.server.admin_port)
-        : listenProblem(err, PUBLIC_KEYS, config.server.host, config.server.port);
+    const problem = listenProblem(err, binding.keys, binding.host, binding.port);
     logger.error({ err }, `cannot listen: ${problem}`);
     process.stderr.write(`openbid: cannot listen: ${problem}\n`);
     await app.close();

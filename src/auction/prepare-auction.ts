@@ -6,7 +6,7 @@ import type { IdGenerator } from '../core/ids.js';
 import { mapMaybe } from '../core/maybe-promise.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import { isObject } from '../core/json-object.js';
-import { copyToExtend, withKey } from '../core/own-keys.js';
+import { withKey, withKeys } from '../core/own-keys.js';
 import { validateBidRequest } from '../openrtb/validate-request.js';
 import type { BidRequest } from '../openrtb/types.js';
 import type { Account } from '../stored/account.js';
@@ -123,7 +123,7 @@ const withCallerDevice = (request: BidRequest, caller: CallerInfo): BidRequest =
   const hasIp = device.ip !== undefined || device.ipv6 !== undefined;
   const ip = !hasIp && caller.ip !== undefined ? (caller.ip.includes(':') ? { ipv6: caller.ip } : { ip: caller.ip }) : undefined;
   if (ua === undefined && ip === undefined) return request;
-  return withKey(request, 'device', Object.assign(copyToExtend(device), ua, ip));
+  return withKey(request, 'device', withKeys(device, { ...ua, ...ip }));
 };
 
 export const createAuctionPreparation = (opts: AuctionPreparationOptions): AuctionPreparation => {

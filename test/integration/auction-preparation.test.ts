@@ -66,6 +66,18 @@ describe('auction preparation', () => {
     assert.equal(lastReceived().tmax, 800);
   });
 
+  it("fills the bidders' device.ua and device.ip from the HTTP request when the request lacks them, and keeps the request's own", async () => {
+    const filled = await app.server.inject({ method: 'POST', url: '/openrtb2/auction', payload: auctionRequest({ device: { w: 1280 } }), headers: { 'user-agent': 'UA/1.0' }, remoteAddress: '203.0.113.9' });
+    assert.equal(filled.statusCode, 200, filled.body);
+    assert.deepEqual(lastReceived().device, { w: 1280, ua: 'UA/1.0', ip: '203.0.113.9' });
+    const v6 = await app.server.inject({ method: 'POST', url: '/openrtb2/auction', payload: auctionRequest(), headers: { 'user-agent': 'UA/2.0' }, remoteAddress: '2001:db8::1' });
+    assert.equal(v6.statusCode, 200, v6.body);
+    assert.deepEqual(lastReceived().device, { ua: 'UA/2.0', ipv6: '2001:db8::1' });
+    const own = await app.server.inject({ method: 'POST', url: '/openrtb2/auction', payload: auctionRequest({ device: { ua: 'Own', ip: '198.51.100.1' } }), headers: { 'user-agent': 'UA/1.0' }, remoteAddress: '203.0.113.9' });
+    assert.equal(own.statusCode, 200, own.body);
+    assert.deepEqual(lastReceived().device, { ua: 'Own', ip: '198.51.100.1' });
+  });
+
   it('more imps than auction.max_imps_per_request is a 400 naming the limit, and no bidder is called', async () => {
     const before = alpha.received.length;
     const imps = Array.from({ length: 4 }, (_, i) => ({ id: `imp-${i}`, banner, ext: { prebid: { bidder: { alpha: {} } } } }));
