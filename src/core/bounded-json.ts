@@ -23,11 +23,28 @@ const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 
 /**
- * Whether JSON text nests objects and arrays deeper than `limit`: one pass over the text, strings
- * skipped with `indexOf` (a quote preceded by an odd number of backslashes is escaped). Meant for
- * text `JSON.parse` accepts; on other text the answer is meaningless but the scan still ends.
+ * Whether the text holds at most `limit` opening brackets (`{` and `[`, in strings too), found
+ * with `indexOf`. Such a text cannot nest deeper than `limit`, and most do: a bidder's answer of
+ * 20 bids opens ~25, so this settles it at a fraction of the cost of the scan below (which took
+ * a third as long as `JSON.parse` of the same answer).
+ */
+const opensAtMost = (text: string, limit: number): boolean => {
+  let opened = 0;
+  for (const bracket of OPENING_BRACKETS) {
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1)) if (++opened > limit) return false;
+  }
+  return true;
+};
+const OPENING_BRACKETS = ['{', '['] as const;
+
+/**
+ * Whether JSON text nests objects and arrays deeper than `limit`: unless it has too few opening
+ * brackets to, one pass over the text, strings skipped with `indexOf` (a quote preceded by an odd
+ * number of backslashes is escaped). Meant for text `JSON.parse` accepts; on other text the
+ * answer is meaningless but the scan still ends.
  */
 export const jsonDeeperThan = (text: string, limit: number = MAX_JSON_DEPTH): boolean => {
+  if (opensAtMost(text, limit)) return false;
   let depth = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
