@@ -37,9 +37,13 @@ export const vastOf = (b: AuctionBid): string | undefined => {
 };
 
 const ttlOf = (b: AuctionBid, imp: Imp | undefined, requested: unknown, defaults: CacheTtlDefaults): number => {
-  for (const exp of [b.bid.exp, imp?.exp, requested]) if (typeof exp === 'number' && Number.isInteger(exp) && exp > 0) return exp;
+  if (isTtl(b.bid.exp)) return b.bid.exp;
+  if (isTtl(imp?.exp)) return imp.exp;
+  if (isTtl(requested)) return requested;
   return b.type === 'video' ? defaults.videoSeconds : defaults.bannerSeconds;
 };
+
+const isTtl = (exp: unknown): exp is number => typeof exp === 'number' && Number.isInteger(exp) && exp > 0;
 
 /**
  * Caches the bids in one batch: each bid's JSON when `bids` is asked, each video bid's VAST when
@@ -69,13 +73,16 @@ export const cacheBids = async (
       slots.push({ bid: b, kind: 'vastCacheId' });
     }
   }
-  const ids = new Map<AuctionBid, BidCacheIds>();
+  const ids = new Map<AuctionBid, { cacheId?: string; vastCacheId?: string }>();
   if (puts.length === 0) return ids;
   const uuids = await client.putBatch(puts, signal);
   slots.forEach(({ bid, kind }, i) => {
     const uuid = uuids[i];
     if (uuid === undefined || uuid === '') return;
-    ids.set(bid, { ...ids.get(bid), [kind]: uuid });
+    // Filled in place rather than spread with a computed key: this runs once per bid.
+    let held = ids.get(bid);
+    if (held === undefined) ids.set(bid, (held = {}));
+    held[kind] = uuid;
   });
   return ids;
 };
