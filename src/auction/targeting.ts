@@ -90,27 +90,26 @@ export const bidTargeting = (
   const winnerKeys = won && opts.includeWinners;
   const bidderKeys = opts.includeBidderKeys || (opts.alwaysIncludeDeals && isDeal(b));
   if (!winnerKeys && !bidderKeys) return undefined;
-  const values: [KeyName, string][] = [
-    ['pb', priceBucket],
-    ['bidder', b.bidder],
-  ];
-  const { w, h } = b.bid;
-  if (typeof w === 'number' && typeof h === 'number' && w > 0 && h > 0) values.push(['size', `${w}x${h}`]);
-  if (isDeal(b)) values.push(['deal', b.bid.dealid!]);
-  if (cache.cacheId !== undefined) values.push(['cache_id', cache.cacheId]);
-  if (cache.vastCacheId !== undefined) values.push(['uuid', cache.vastCacheId]);
-  if (location !== undefined && (cache.cacheId !== undefined || cache.vastCacheId !== undefined)) {
-    values.push(['cache_host', location.host], ['cache_path', location.path]);
-  }
-  if (opts.env !== undefined) values.push(['env', opts.env]);
-  if (opts.includeFormat) values.push(['format', b.type]);
-
   const own = bidderKeys ? keys.ofBidder(b.bidder) : undefined;
   const targeting: Record<string, string> = {};
-  for (const [name, value] of values) {
+  // Each value under the winner's key, then the bidder's, in this order.
+  const set = (name: KeyName, value: string): void => {
     if (winnerKeys) targeting[keys.winner[name]] = value;
     if (own !== undefined) targeting[own[name]] = value;
+  };
+  set('pb', priceBucket);
+  set('bidder', b.bidder);
+  const { w, h } = b.bid;
+  if (typeof w === 'number' && typeof h === 'number' && w > 0 && h > 0) set('size', `${w}x${h}`);
+  if (isDeal(b)) set('deal', b.bid.dealid!);
+  if (cache.cacheId !== undefined) set('cache_id', cache.cacheId);
+  if (cache.vastCacheId !== undefined) set('uuid', cache.vastCacheId);
+  if (location !== undefined && (cache.cacheId !== undefined || cache.vastCacheId !== undefined)) {
+    set('cache_host', location.host);
+    set('cache_path', location.path);
   }
+  if (opts.env !== undefined) set('env', opts.env);
+  if (opts.includeFormat) set('format', b.type);
   return targeting;
 };
 
