@@ -14,7 +14,7 @@ import type { StoredHttpServer } from '../support/stored-http-server.js';
  * requests). A real `bin/openbid` with `--max-old-space-size=192`: huge ids, then 5,000 auctions
  * with a distinct id one over the limit and 5,000 with a distinct id at the limit (looked up,
  * not found, remembered as a miss). The process must live and its RSS, after a full GC, stay
- * within 80 MB of where it started.
+ * within 160 MB of where it started.
  *
  * The GC is asked for through the inspector (`--inspect=127.0.0.1:0` in the child's
  * NODE_OPTIONS, `HeapProfiler.collectGarbage`): the server exposes nothing for it.
@@ -28,9 +28,11 @@ const DISTINCT = 5_000;
  * What RSS may grow by. Holding the ids would cost 250 MB for the huge ones alone. Not holding
  * them, RSS still settles higher than the warm-up left it (V8's heap and the C heap keep what
  * they grew to): 12–26 MiB on Node 20, 34–41 MiB on Node 24 with the auction on the lanes; the
- * same with three times the requests, so a plateau, not a leak.
+ * same with three times the requests, so a plateau, not a leak. How much the allocators keep
+ * depends on timing: on Node 24 with both cores busy it was 31 and 59 MiB, and 96 MiB once in the
+ * whole suite under CI. The bound sits well under the 250 MB that holding the ids would cost.
  */
-const RSS_SLACK_BYTES = 80 * 1024 * 1024;
+const RSS_SLACK_BYTES = 160 * 1024 * 1024;
 
 const rssBytes = (pid: number): number => {
   const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -124,7 +126,7 @@ describe('stored ids from requests do not grow memory (real process, 192 MiB hea
   const distinctId = (i: number, length: number): string => `${String(i).padStart(8, '0')}${'i'.repeat(length - 8)}`;
   const refused = (kind: string): string => `400 Invalid ${kind} id: longer than the limit of ${LIMIT} characters`;
 
-  it('huge ids are refused without being held, and 10,000 distinct ids at and beyond the limit leave RSS within 80 MB', { timeout: 120_000 }, async () => {
+  it('huge ids are refused without being held, and 10,000 distinct ids at and beyond the limit leave RSS within 160 MB', { timeout: 120_000 }, async () => {
     // Warm up the same paths (JIT, young generation, pools) before the baseline.
     await send(1_000, (i) => auctionBody(i % 2 === 0 ? 'request' : 'imp', i % 2 === 0 ? 'w'.repeat(LIMIT + 1) : 'w'.repeat(LIMIT)), () => undefined);
     await collectGarbage(inspectorUrl);
@@ -141,7 +143,7 @@ describe('stored ids from requests do not grow memory (real process, 192 MiB hea
     assert.deepEqual(distinct, []);
     assert.equal(server.proc.exitCode, null, `the server died:\n${server.output().slice(-2000)}`);
     await collectGarbage(inspectorUrl);
-    const grown = rssBytes(server.proc.pid!) - baseline; console.log("GROWN", (grown/1048576).toFixed(1));
+    const grown = rssBytes(server.proc.pid!) - baseline;
     assert.ok(grown < RSS_SLACK_BYTES, `RSS grew by ${(grown / 1048576).toFixed(1)} MiB (baseline ${(baseline / 1048576).toFixed(1)} MiB)`);
     // Only the at-limit ids reached the source, once each; asked again, they are remembered misses.
     const asked = source.calls.length;
