@@ -22,11 +22,13 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 
+const OPENING_BRACKETS = ['{', '['] as const;
+
 /**
  * Whether the text holds at most `limit` opening brackets (`{` and `[`, in strings too), found
- * with `indexOf`. Such a text cannot nest deeper than `limit`, and most do: a bidder's answer of
- * 20 bids opens ~25, so this settles it at a fraction of the cost of the scan below (which took
- * a third as long as `JSON.parse` of the same answer).
+ * with `indexOf`. Such a text cannot nest deeper than `limit`, and most texts openbid reads are
+ * such: a bidder's answer of 20 bids opens ~25. This settles them at a fraction of the cost of
+ * the scan below, which took a third as long as `JSON.parse` of the same answer.
  */
 const opensAtMost = (text: string, limit: number): boolean => {
   let opened = 0;
@@ -35,7 +37,6 @@ const opensAtMost = (text: string, limit: number): boolean => {
   }
   return true;
 };
-const OPENING_BRACKETS = ['{', '['] as const;
 
 /**
  * Whether JSON text nests objects and arrays deeper than `limit`: unless it has too few opening
