@@ -28,6 +28,10 @@ export interface CellResult {
   readonly cell: Cell;
   readonly openbid: Cost;
   readonly floor: Cost;
+  /** Resident memory at the end of the cell (MiB): the process so far, not this cell alone. */
+  readonly rssMiB: { readonly openbid: number; readonly floor: number };
+  /** The most either process has held so far (VmHWM, MiB). */
+  readonly peakRssMiB: { readonly openbid: number; readonly floor: number };
 }
 
 const auctionCell = (imps: number, bidders: number): Cell => ({
@@ -105,7 +109,8 @@ export const auctionMatrix = async (cells: readonly Cell[], opts: CostOptions & 
         ],
         opts,
       );
-      results.push({ cell, openbid: o!, floor: f! });
+      const [om, fm] = [openbid.memory(), floor.memory()];
+      results.push({ cell, openbid: o!, floor: f!, rssMiB: { openbid: om.rssMiB, floor: fm.rssMiB }, peakRssMiB: { openbid: om.peakMiB, floor: fm.peakMiB } });
     }
     return results;
   } finally {
@@ -139,6 +144,12 @@ export const formatMatrix = (results: readonly CellResult[]): string => {
   if (plain !== undefined && tcf !== undefined) {
     const pct = (x: number): string => `${x >= 0 ? '+' : ''}${num(x * 100, 1)}%`;
     lines.push(`TCF v2 against plain AMP (the privacy issue asks for at most 10% cost): req/s ${pct(tcf.openbid.rps / plain.openbid.rps - 1)}, CPU per auction ${pct(tcf.openbid.cpuMicros / plain.openbid.cpuMicros - 1)}`);
+  }
+  const last = results[results.length - 1];
+  if (last !== undefined) {
+    // One process each for all the cells: RSS grows with what the cells before left (openbid's memory cache fills).
+    lines.push(`RSS at the end of each cell, openbid / floor MiB: ${results.map((r) => `${r.cell.name.replace(/^auction /, '')} ${num(r.rssMiB.openbid)} / ${num(r.rssMiB.floor)}`).join(', ')}`);
+    lines.push(`peak RSS (VmHWM) over the matrix: openbid ${num(last.peakRssMiB.openbid)} MiB, floor ${num(last.peakRssMiB.floor)} MiB`);
   }
   lines.push(`bidders: ${BIDDERS.length} in one process of their own, not pinned; ratio = openbid / floor, medians of the rounds`);
   return lines.join('\n');
