@@ -30,7 +30,7 @@ export interface CellResult {
   readonly floor: Cost;
   /** Resident memory at the end of the cell (MiB): the process so far, not this cell alone. */
   readonly rssMiB: { readonly openbid: number; readonly floor: number };
-  /** The most either process has held so far (VmHWM, MiB). */
+  /** The most each process has held so far (VmHWM, MiB). */
   readonly peakRssMiB: { readonly openbid: number; readonly floor: number };
 }
 
