@@ -90,6 +90,17 @@ describe('openbid server process', () => {
     }
   });
 
+  it('at logging.level silent says nothing, and still starts and answers', async () => {
+    const server = await startServerProcess({ logging: { level: 'silent' } });
+    try {
+      assert.equal((await fetch(`${server.baseUrl}/status`)).status, 204);
+      assert.equal(server.output(), '');
+    } finally {
+      server.proc.kill('SIGTERM');
+      assert.equal(await server.exited, 0);
+    }
+  });
+
   it('says where it listens in one line also at logging.level warn, and dumps the config only at debug', async () => {
     for (const level of ['warn', 'info']) {
       const server = await startServerProcess({ logging: { level } });

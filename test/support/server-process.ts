@@ -30,9 +30,10 @@ export const runCli = (args: string[], env: Record<string, string> = {}): { proc
 /**
  * Starts the server from a config file on 127.0.0.1 and waits for `/status`: on `server.port`
  * when the config names one (a caller that must know it beforehand, e.g. for `external_url`),
- * else on a free port. It also waits for the process to say where it listens (at any logging
- * level but `silent`): a free port can be taken by another test's server between `freePort` and
- * the start, and that server's `/status` must not pass for this one's.
+ * else on a free port. It also waits for the process to say where it listens (it says so at any
+ * logging level but `silent`, where only `/status` is waited for): a free port can be taken by
+ * another test's server between `freePort` and the start, and that server's `/status` must not
+ * pass for this one's.
  */
 export const startServerProcess = async (config: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<ServerProcess> => {
   const given = (config.server as { port?: unknown } | undefined)?.port;
@@ -42,8 +43,10 @@ export const startServerProcess = async (config: Record<string, unknown> = {}, e
   writeFileSync(file, JSON.stringify({ ...config, server }));
   const run = runCli(['--config', file], env);
   const baseUrl = `http://127.0.0.1:${port}`;
+  const level = env.OPENBID_LOGGING__LEVEL ?? (config.logging as { level?: unknown } | undefined)?.level;
+  const announces = level !== 'silent';
   try {
-    await waitFor(`openbid on ${baseUrl}`, async () => run.output().includes(' listening on ') && (await fetch(`${baseUrl}/status`)).status === 204, 15_000);
+    await waitFor(`openbid on ${baseUrl}`, async () => (!announces || run.output().includes(' listening on ')) && (await fetch(`${baseUrl}/status`)).status === 204, 15_000);
   } catch (err) {
     run.proc.kill('SIGKILL');
     throw new Error(`${(err as Error).message}\n--- output ---\n${run.output()}`);
