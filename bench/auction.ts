@@ -1,11 +1,12 @@
-// The auction matrix: POST /openrtb2/auction at 1, 5 and 20 imps × 1, 3 and 8 bidders, and
-// GET /openrtb2/amp (1 imp × 3 bidders, plain and with a TCF v2 string), each beside the fan-out
-// floor (lib/fanout-server.mjs) answering the same requests from the same bidders' process.
+// The auction matrix: POST /openrtb2/auction at 1, 5 and 20 imps × 1, 3 and 8 bidders, 5 imps for
+// three real adapters, and GET /openrtb2/amp (1 imp × 3 bidders, plain and with a TCF v2 string),
+// each beside the fan-out floor (lib/fanout-server.mjs) answering the same requests from the same
+// bidders' process.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allConsent } from '../test/support/consent-strings.js';
-import { AMP_PATH, auctionBody, BIDDERS, openbidAuctionConfig, startBidders, storedRequestsDir, uidsCookieHeader } from './lib/auction-fixtures.js';
+import { AMP_PATH, auctionBody, BIDDERS, floorBidderUrls, openbidAuctionConfig, realAdaptersBody, REAL_ADAPTERS, startBidders, storedRequestsDir, uidsCookieHeader } from './lib/auction-fixtures.js';
 import { measureCosts } from './lib/cost.js';
 import type { Cost, CostOptions } from './lib/cost.js';
 import type { LoadSpec } from './lib/load.js';
@@ -34,16 +35,17 @@ export interface CellResult {
   readonly peakRssMiB: { readonly openbid: number; readonly floor: number };
 }
 
-const auctionCell = (imps: number, bidders: number): Cell => ({
-  name: `auction ${imps}×${bidders}`,
+const auctionCell = (imps: number, bidders: number, adapters?: 'real'): Cell => ({
+  name: `auction ${imps}×${bidders}${adapters === 'real' ? ' adapters' : ''}`,
   method: 'POST',
   path: '/openrtb2/auction',
-  body: auctionBody(imps, bidders),
+  body: adapters === 'real' ? realAdaptersBody(imps) : auctionBody(imps, bidders),
   imps,
   check: (status, answer) => {
-    const a = answer as { seatbid?: { bid: { ext: { prebid: { targeting?: Record<string, string> } } }[] }[] };
+    const a = answer as { seatbid?: { bid: { ext: { prebid: { targeting?: Record<string, string> } } }[] }[]; ext?: { errors?: unknown } };
     const bids = a.seatbid?.reduce((n, s) => n + s.bid.length, 0) ?? 0;
-    if (status !== 200 || a.seatbid?.length !== bidders || bids !== imps * bidders) throw new Error(`/openrtb2/auction ${imps}×${bidders} answered ${status}: ${JSON.stringify(answer).slice(0, 500)}`);
+    // A bidder's error (a bid refused, say) would leave part of the work undone.
+    if (status !== 200 || a.seatbid?.length !== bidders || bids !== imps * bidders || a.ext?.errors !== undefined) throw new Error(`/openrtb2/auction ${imps}×${bidders} answered ${status}: ${JSON.stringify(answer).slice(0, 500)}`);
     if (!a.seatbid.some((s) => s.bid.some((b) => b.ext.prebid.targeting?.hb_cache_id !== undefined))) throw new Error('no winning bid was cached');
   },
 });
@@ -55,6 +57,12 @@ const checkAmp = (status: number, answer: unknown): void => {
 
 /** The nine auction cells. */
 export const AUCTION_CELLS: readonly Cell[] = [1, 5, 20].flatMap((imps) => [1, 3, 8].map((bidders) => auctionCell(imps, bidders)));
+
+/**
+ * 5 imps for AppNexus, PubMatic and OpenX: their adapters' own requests (PubMatic's and OpenX's
+ * gzipped, as they ask) to the same mock bidders, beside the floor's plain relay to those mocks.
+ */
+export const ADAPTER_CELLS: readonly Cell[] = [auctionCell(5, Object.keys(REAL_ADAPTERS).length, 'real')];
 
 /**
  * AMP from the stored request (cached in memory after the first call), then the same under GDPR
@@ -92,7 +100,7 @@ export const auctionMatrix = async (cells: readonly Cell[], opts: CostOptions & 
   try {
     const openbid = await startOpenbid(openbidAuctionConfig(bidders, storedDir), { env: allocProbeEnv(allocDir) });
     servers.push(openbid);
-    const floor = await startFanoutServer(bidders.urls, { storedDir, env: allocProbeEnv(allocDir) });
+    const floor = await startFanoutServer(floorBidderUrls(bidders), { storedDir, env: allocProbeEnv(allocDir) });
     servers.push(floor);
     const results: CellResult[] = [];
     for (const cell of cells) {

@@ -3,7 +3,7 @@
 // BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS seconds (default 5). `auction` and `amp` give
 // the auction matrix beside the fan-out floor (default 3 rounds of 3 s; both selected: one run,
 // one table), `workers` openbid with 1 and 2 workers. Only 127.0.0.1 is used.
-import { AMP_CELLS, AUCTION_CELLS, auctionMatrix, formatMatrix } from './auction.js';
+import { ADAPTER_CELLS, AMP_CELLS, AUCTION_CELLS, auctionMatrix, formatMatrix } from './auction.js';
 import { cacheSuite } from './cache.js';
 import { formatResult } from './lib/compare.js';
 import type { ComparisonResult } from './lib/compare.js';
@@ -23,7 +23,7 @@ const opts = {
   connections: env('BENCH_CONNECTIONS', 64),
 };
 /**
- * The matrix has eleven cells, each loading two servers: shorter rounds keep it to a few minutes.
+ * The matrix has twelve cells, each loading two servers: shorter rounds keep it to a few minutes.
  * Three of them, as the auction cost's acceptance reads medians of three pairs.
  */
 const matrixOpts = { ...opts, rounds: env('BENCH_ROUNDS', 3), seconds: env('BENCH_SECONDS', 3), warmupSeconds: env('BENCH_WARMUP_SECONDS', 1) };
@@ -33,7 +33,8 @@ const selected = process.argv.slice(2).length > 0 ? process.argv.slice(2) : unde
 const matrix = async (name: 'auction' | 'amp'): Promise<boolean> => {
   const both = selected === undefined || (selected.includes('auction') && selected.includes('amp'));
   if (both && name === 'amp') return true;
-  const cells = both ? [...AUCTION_CELLS, ...AMP_CELLS] : name === 'auction' ? AUCTION_CELLS : AMP_CELLS;
+  const auction = [...AUCTION_CELLS, ...ADAPTER_CELLS];
+  const cells = both ? [...auction, ...AMP_CELLS] : name === 'auction' ? auction : AMP_CELLS;
   console.log(`\nauction matrix: ${matrixOpts.rounds} rounds x ${matrixOpts.seconds}s per server and cell, ${matrixOpts.warmupSeconds}s warm-up`);
   console.log(formatMatrix(await auctionMatrix(cells, matrixOpts)));
   return true;

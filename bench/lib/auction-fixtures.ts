@@ -54,11 +54,36 @@ const imp = (n: number, bidders: readonly string[]): unknown => ({
   ext: { prebid: { bidder: Object.fromEntries(bidders.map((b) => [b, { placement: n }])) } },
 });
 
+/**
+ * Three of Prebid Server's most used adapters, each sending to one of the mock bidders (the first
+ * three of BIDDERS') in its own format: AppNexus plain, PubMatic and OpenX with gzip bodies, as
+ * they ask for. Their params, per imp, as a publisher sets them.
+ */
+export const REAL_ADAPTERS = {
+  appnexus: { mock: 'alpha', params: (n: number) => ({ placement_id: 13144370 + n }) },
+  pubmatic: { mock: 'beta', params: (n: number) => ({ publisherId: '156209', adSlot: `slot${n}@300x250` }) },
+  openx: { mock: 'gamma', params: (n: number) => ({ unit: String(540000000 + n), delDomain: 'bench-d.openx.net' }) },
+} as const;
+type RealAdapter = keyof typeof REAL_ADAPTERS;
+const REAL_ADAPTER_CODES = Object.keys(REAL_ADAPTERS) as RealAdapter[];
+
+/** A banner imp for the real adapters, each with its own params. */
+const realAdaptersImp = (n: number): unknown => ({
+  id: `imp-${n}`,
+  banner: { format: [{ w: 300, h: 250 }, { w: 300, h: 600 }] },
+  ext: { prebid: { bidder: Object.fromEntries(REAL_ADAPTER_CODES.map((code) => [code, REAL_ADAPTERS[code].params(n)])) } },
+});
+
 /** An OpenRTB request as Prebid.js sends it: `imps` banner imps, each for the first `bidders` bidders, every bid cached. */
-export const auctionBody = (imps: number, bidders: number): string =>
+export const auctionBody = (imps: number, bidders: number): string => requestBody(Array.from({ length: imps }, (_, i) => imp(i + 1, BIDDERS.slice(0, bidders))));
+
+/** The same request with `imps` imps for the three real adapters. */
+export const realAdaptersBody = (imps: number): string => requestBody(Array.from({ length: imps }, (_, i) => realAdaptersImp(i + 1)));
+
+const requestBody = (imps: readonly unknown[]): string =>
   JSON.stringify({
     id: 'bench-auction',
-    imp: Array.from({ length: imps }, (_, i) => imp(i + 1, BIDDERS.slice(0, bidders))),
+    imp: imps,
     site: { page: 'https://news.example/article', domain: 'news.example', publisher: { id: 'pub-1' } },
     device: { ua: 'Mozilla/5.0 bench', ip: '203.0.113.7', w: 1280, h: 720 },
     tmax: 1000,
@@ -77,19 +102,28 @@ export const storedRequestsDir = (): string => {
   return dir;
 };
 
-/** openbid's configuration: every bidder as a generic adapter, stored requests from `storedDir`, the test vendor list. */
+/** The floor's bidders by name: the mock bidders, and the real adapters' codes on the mocks they send to. */
+export const floorBidderUrls = (bidders: Bidders): Record<string, string> => ({
+  ...bidders.urls,
+  ...Object.fromEntries(REAL_ADAPTER_CODES.map((code) => [code, bidders.urls[REAL_ADAPTERS[code].mock] as string])),
+});
+
+/** openbid's configuration: every mock bidder as a generic adapter, the real adapters pointed at mocks, stored requests from `storedDir`, the test vendor list. */
 export const openbidAuctionConfig = (bidders: Bidders, storedDir: string): Record<string, unknown> => ({
-  adapters: Object.fromEntries(
-    BIDDERS.map((b) => [
-      b,
-      {
-        adapter: 'generic',
-        endpoint: bidders.urls[b],
-        ...(VENDOR_IDS[b] !== undefined ? { gvl_vendor_id: VENDOR_IDS[b] } : {}),
-        usersync: { redirect: { url: `https://${b}.example/sync?r={{.RedirectURL}}`, user_macro: '$UID' } },
-      },
-    ]),
-  ),
+  adapters: {
+    ...Object.fromEntries(
+      BIDDERS.map((b) => [
+        b,
+        {
+          adapter: 'generic',
+          endpoint: bidders.urls[b],
+          ...(VENDOR_IDS[b] !== undefined ? { gvl_vendor_id: VENDOR_IDS[b] } : {}),
+          usersync: { redirect: { url: `https://${b}.example/sync?r={{.RedirectURL}}`, user_macro: '$UID' } },
+        },
+      ]),
+    ),
+    ...Object.fromEntries(REAL_ADAPTER_CODES.map((code) => [code, { endpoint: bidders.urls[REAL_ADAPTERS[code].mock] }])),
+  },
   stored_requests: { filesystem: { directory: storedDir } },
   privacy: { gdpr: { vendor_list: { file: VENDOR_LIST_FILE } } },
 });
