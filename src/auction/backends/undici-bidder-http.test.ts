@@ -12,6 +12,8 @@ import { closeServer, listenLocal } from '../../../test/support/ports.js';
 /** A bidder on 127.0.0.1 answering by path; every request it received, body inflated, is kept. */
 const LIMIT = 4096;
 const received: { url: string; headers: Record<string, unknown>; body: string }[] = [];
+/** A body past the 64 KB that the client compresses on the event loop: it goes to zlib's thread pool. */
+const LARGE_BODY = JSON.stringify({ pad: 'y'.repeat(100 * 1024) });
 let server: Server;
 let base = '';
 before(async () => {
@@ -85,6 +87,14 @@ describe('undici bidder HTTP client', () => {
     const seen = received.at(-1)!;
     assert.equal(seen.headers['content-encoding'], 'gzip');
     assert.equal(seen.body, '{"id":"r"}');
+  });
+
+  it('compresses a body past 64 KB as below it (in the thread pool)', async () => {
+    const r = await http.call(call('/ok', { body: LARGE_BODY }), { ...opts(), gzipBody: true });
+    assert.ok(r.ok);
+    const seen = received.at(-1)!;
+    assert.equal(seen.headers['content-encoding'], 'gzip');
+    assert.equal(seen.body, LARGE_BODY);
   });
 
   it('refuses answers over the limit: declared, streamed, or once inflated', async () => {
