@@ -12,8 +12,9 @@ import { closeServer, listenLocal } from '../../../test/support/ports.js';
 /** A bidder on 127.0.0.1 answering by path; every request it received, body inflated, is kept. */
 const LIMIT = 4096;
 const received: { url: string; headers: Record<string, unknown>; body: string }[] = [];
-/** A body past the 64 KB that the client compresses on the event loop: it goes to zlib's thread pool. */
+/** Sizes past the 64 KB that the client compresses and inflates on the event loop: those go to zlib's thread pool. */
 const LARGE_BODY = JSON.stringify({ pad: 'y'.repeat(100 * 1024) });
+const LARGE_LIMIT = 256 * 1024;
 let server: Server;
 let base = '';
 before(async () => {
@@ -27,6 +28,9 @@ before(async () => {
       if (path === '/ok') res.writeHead(200, { 'content-type': 'application/json', 'x-seen': 'yes' }).end('{"id":"é"}');
       else if (path === '/gzip') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('{"zipped":true}'));
       else if (path === '/gzip-bomb') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(LIMIT * 4, 0x20)));
+      else if (path === '/gzip-large') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(LARGE_BODY));
+      else if (path === '/gzip-bomb-large') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(LARGE_LIMIT * 4, 0x20)));
+      else if (path === '/gzip-corrupt') res.writeHead(200, { 'content-encoding': 'gzip' }).end('not gzip at all');
       else if (path === '/declared-big') res.writeHead(200, { 'content-length': String(LIMIT + 1) }).end(Buffer.alloc(LIMIT + 1, 0x20));
       else if (path === '/chunked-big') {
         res.writeHead(200);
@@ -95,6 +99,20 @@ describe('undici bidder HTTP client', () => {
     const seen = received.at(-1)!;
     assert.equal(seen.headers['content-encoding'], 'gzip');
     assert.equal(seen.body, LARGE_BODY);
+  });
+
+  it('inflates a gzip answer past 64 KB as below it (in the thread pool), and refuses one past the limit', async () => {
+    const large = { ...opts(), maxResponseBytes: LARGE_LIMIT };
+    const r = await http.call(call('/gzip-large'), large);
+    assert.ok(r.ok);
+    assert.equal(r.response.body, LARGE_BODY);
+    assert.deepEqual(await http.call(call('/gzip-bomb-large'), large), { ok: false, failure: { kind: 'too-large', limitBytes: LARGE_LIMIT } });
+  });
+
+  it('reports an answer that says gzip and is not as a network failure', async () => {
+    const r = await http.call(call('/gzip-corrupt'), opts());
+    assert.equal(r.ok, false);
+    assert.equal(!r.ok && r.failure.kind, 'network');
   });
 
   it('refuses answers over the limit: declared, streamed, or once inflated', async () => {
