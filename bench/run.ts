@@ -1,8 +1,9 @@
-// Load benchmarks: `npm run bench [-- suite ...]`, suites: cache, cache-redis, storage, event, vtrack, auction, amp, workers, memory (default all).
+// Load benchmarks: `npm run bench [-- suite ...]`, suites: cache, cache-redis, storage, event, vtrack, auction, amp, workers, memory, zlib (default all).
 // The endpoint suites give ratios to a bare node:http server measured in the same run, medians of
 // BENCH_ROUNDS rounds (default 3) of BENCH_SECONDS seconds (default 5). `auction` and `amp` give
 // the auction matrix beside the fan-out floor (default 3 rounds of 3 s; both selected: one run,
-// one table), `workers` openbid with 1 and 2 workers. Only 127.0.0.1 is used.
+// one table), `workers` openbid with 1 and 2 workers, `zlib` compression on the event loop against
+// the thread pool (in-process). Only 127.0.0.1 is used.
 import { ADAPTER_CELLS, AMP_CELLS, AUCTION_CELLS, auctionMatrix, formatMatrix } from './auction.js';
 import { cacheSuite } from './cache.js';
 import { formatResult } from './lib/compare.js';
@@ -13,6 +14,7 @@ import { eventSuite } from './event.js';
 import { memorySuite } from './memory.js';
 import { storageSuite } from './storage.js';
 import { vtrackSuite } from './vtrack.js';
+import { formatZlib, zlibSuite } from './zlib.js';
 import { formatWorkers, workersSuite } from './workers.js';
 
 const env = (name: string, fallback: number): number => Number(process.env[name] ?? fallback);
@@ -51,6 +53,11 @@ const suites: Record<string, () => Promise<boolean>> = {
   workers: async () => {
     console.log(`\nworkers: ${matrixOpts.rounds} rounds x ${matrixOpts.seconds}s per server and bench, ${matrixOpts.warmupSeconds}s warm-up`);
     console.log(formatWorkers(await workersSuite(matrixOpts)));
+    return true;
+  },
+  zlib: async () => {
+    console.log('\nzlib: on the event loop against the thread pool (8 calls at a time), CPU of the whole process');
+    console.log(formatZlib(await zlibSuite()));
     return true;
   },
   memory: async () => {
