@@ -18,15 +18,16 @@ const gzipAsync = promisify(gzipCallback);
 /**
  * Request bodies up to this size are compressed on the event loop, larger ones in zlib's thread
  * pool. A trip to the pool (a stream, a worker thread's wake-up, the callback) costs more CPU than
- * compressing a few kilobytes: 160–270 µs against 30–90 µs for the 0.6–14 KB bodies of 1 to 50
- * imps (docs/performance.md, "Real adapters"). 64 KB, about 240 imps, compresses in ~250 µs.
+ * compressing a few kilobytes: 75–150 µs against 30–70 µs for the 0.6–14 KB bodies of 1 to 50
+ * imps (`npm run bench -- zlib`; docs/performance.md, "Fifth round"). The loop's gain is being
+ * free meanwhile, which matters only for large bodies: 64 KB, about 240 imps, takes ~250 µs.
  */
 const SYNC_GZIP_MAX_BYTES = 64 * 1024;
 /**
- * A gzip answer is inflated on the event loop up to this size, for the same reason: ~15–20 µs
- * against ~35–65 µs through the pool for answers of 1 to 20 bids. One that inflates to more is
+ * A gzip answer is inflated on the event loop up to this size, for the same reason: 12–22 µs
+ * against 45–65 µs through the pool for answers of 1 to 20 bids. One that inflates to more is
  * inflated again in the pool, up to the answer size limit, so a gzip bomb never holds the loop
- * longer than this size takes.
+ * longer than this size takes (~90 µs).
  */
 const SYNC_GUNZIP_MAX_BYTES = 64 * 1024;
 
