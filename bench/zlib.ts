@@ -11,6 +11,7 @@ const gunzipInPool = promisify(gunzip);
 /** Calls measured per size: enough for ~0.2 s of work on the smallest. */
 const callsFor = (bytes: number): number => Math.max(400, Math.min(4000, Math.round(4e6 / bytes)));
 const IN_FLIGHT = 8;
+const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 const cpuMicros = (before: NodeJS.CpuUsage): number => {
   const used = process.cpuUsage(before);
@@ -53,13 +54,13 @@ export const zlibSuite = async (): Promise<ZlibRow[]> => {
   for (const imps of [1, 5, 20, 50, 200]) {
     const body = Buffer.from(realAdaptersBody(imps));
     const calls = callsFor(body.length);
-    rows.push({ what: `gzip a request of ${imps} imps`, bytes: body.length, loopMicros: onLoop(() => gzipSync(body), calls), poolMicros: await inPool(() => gzipInPool(body), calls) });
+    rows.push({ what: `gzip a request of ${counted(imps, 'imp')}`, bytes: body.length, loopMicros: onLoop(() => gzipSync(body), calls), poolMicros: await inPool(() => gzipInPool(body), calls) });
   }
   for (const bids of [1, 5, 20, 100]) {
     const answer = answerOf(bids);
     const zipped = gzipSync(answer);
     const calls = callsFor(answer.length);
-    rows.push({ what: `gunzip an answer of ${bids} bids`, bytes: answer.length, loopMicros: onLoop(() => gunzipSync(zipped), calls), poolMicros: await inPool(() => gunzipInPool(zipped), calls) });
+    rows.push({ what: `gunzip an answer of ${counted(bids, 'bid')}`, bytes: answer.length, loopMicros: onLoop(() => gunzipSync(zipped), calls), poolMicros: await inPool(() => gunzipInPool(zipped), calls) });
   }
   return rows;
 };
