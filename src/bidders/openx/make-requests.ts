@@ -70,15 +70,16 @@ const prepareImp = (imp: Imp): { imp: Imp; params: OpenxParams } | { error: stri
   const params = readParams(imp.ext?.bidder);
   if ('error' in params) return { error: `imp ${imp.id}: ${params.error}` };
 
-  const out: Imp = copyToExtend(imp);
+  const ext = outgoingImpExt(imp.ext ?? {}, params.customParams);
+  // Without an ext to send, a copy without it rather than `delete` on a copy: deleting any key
+  // but the last turns an object into a slow dictionary in V8. A kept ext keeps its place.
+  const { ext: _incoming, ...withoutExt } = imp;
+  const out: Imp = ext === undefined ? withoutExt : copyToExtend(imp);
   // The unit is the tag id; without one Go writes an empty tag id, which it leaves out.
   if (params.unit !== undefined && params.unit !== '') out.tagid = params.unit;
   else delete out.tagid;
   if ((imp.bidfloor ?? 0) === 0 && params.customFloor !== undefined && params.customFloor > 0) out.bidfloor = params.customFloor;
-
-  const ext = outgoingImpExt(imp.ext ?? {}, params.customParams);
-  if (ext === undefined) delete out.ext;
-  else out.ext = ext;
+  if (ext !== undefined) out.ext = ext;
 
   // OpenX reads rewarded video from video.ext alone; whatever else video.ext held is not sent.
   if (!isAbsent(imp.video)) {
