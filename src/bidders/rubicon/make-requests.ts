@@ -9,7 +9,7 @@ import type { RubiconImpExt } from './imp-ext.js';
 import { impTarget, rubiconImpExt, splitImp, withUsdFloor } from './imp.js';
 import { withOneMediaType } from './media.js';
 import { rubiconDevice, rubiconRegs, rubiconSource, rubiconUser, withInventory } from './request-parts.js';
-import { copyToExtend, withKeys } from '../../core/own-keys.js';
+import { withKeys } from '../../core/own-keys.js';
 
 // Rubicon reads at most this many blocked advertiser domains.
 const BADV_LIMIT = 50;
@@ -59,7 +59,9 @@ const impBody = (request: BidRequest, source: Imp, ext: RubiconImpExt, context: 
   if ('error' in zoneId) return zoneId;
   const floored = withUsdFloor(withKeys(source, { ext: rubiconImpExt(ext, zoneId.value, target.target, maxBidsOf(request)), secure: 1 }), context);
   if ('error' in floored) return floored;
-  const body: BidRequest = copyToExtend(request);
+  // Without `cur` and `ext`, which Rubicon does not take: a copy without them rather than `delete`
+  // on a copy, which would turn the body into a slow dictionary object in V8.
+  const { cur: _cur, ext: _ext, ...body } = request;
   if (isObject(request.user)) {
     const user = rubiconUser(request.user, ext.bidder.visitor);
     if ('error' in user) return user;
@@ -77,8 +79,6 @@ const impBody = (request: BidRequest, source: Imp, ext: RubiconImpExt, context: 
   if (regs !== undefined) body.regs = regs;
   if (Array.isArray(request.badv) && request.badv.length > BADV_LIMIT) body.badv = request.badv.slice(0, BADV_LIMIT);
   body.imp = [media.imp];
-  delete body.cur;
-  delete body.ext;
   return { body };
 };
 
