@@ -73,8 +73,11 @@ const prepareImp = (imp: Imp): { imp: Imp; params: OpenxParams } | { error: stri
   const ext = outgoingImpExt(imp.ext ?? {}, params.customParams);
   // Without an ext to send, a copy without it rather than `delete` on a copy: deleting any key
   // but the last turns an object into a slow dictionary in V8. A kept ext keeps its place.
-  const { ext: _incoming, ...withoutExt } = imp;
-  const out: Imp = ext === undefined ? withoutExt : copyToExtend(imp);
+  let out: Imp;
+  if (ext === undefined) {
+    const { ext: _incoming, ...withoutExt } = imp;
+    out = withoutExt;
+  } else out = copyToExtend(imp);
   // The unit is the tag id; without one Go writes an empty tag id, which it leaves out.
   if (params.unit !== undefined && params.unit !== '') out.tagid = params.unit;
   else delete out.tagid;
