@@ -144,8 +144,9 @@ describe('the admin listener', () => {
   it('works with cluster workers: they share the admin port as they share the public one', async () => {
     const redis = await startRedis();
     const adminPort = await freePort();
-    const server = await startServerProcess({ server: { workers: 2, admin_port: adminPort }, cache: { backend: { type: 'redis', redis: { url: redis.url, timeout_ms: 2000 } } } });
+    let server: ServerProcess | undefined;
     try {
+      server = await startServerProcess({ server: { workers: 2, admin_port: adminPort }, cache: { backend: { type: 'redis', redis: { url: redis.url, timeout_ms: 2000 } } } });
       // Each worker binds the admin port before the public one, so the admin port answers as soon
       // as the public one does. Each connection goes to one worker or the other; every one must answer.
       for (let i = 0; i < 10; i++) {
@@ -157,7 +158,7 @@ describe('the admin listener', () => {
       assert.equal(metrics.status, 200);
       assert.match(await metrics.text(), /openbid_nodejs_/);
     } finally {
-      await stop(server);
+      if (server) await stop(server);
       await redis.stop();
     }
   });

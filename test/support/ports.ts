@@ -1,8 +1,16 @@
 import type { Server as HttpServer } from 'node:http';
 import { createServer } from 'node:net';
 
-/** A TCP port on 127.0.0.1 that was free a moment ago. */
-export const freePort = (): Promise<number> =>
+/**
+ * Ports `freePort` handed out lately in this process. The kernel may offer the same ephemeral
+ * port to two binds in a row once the first is closed, so a test asking for two ports (a public
+ * and an admin one) could get one port twice; a port handed out lately is not handed out again.
+ */
+const recentlyGiven = new Set<number>();
+const RECENT_LIMIT = 512;
+const FREE_PORT_ATTEMPTS = 50;
+
+const bindEphemeral = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const srv = createServer();
     srv.unref();
@@ -13,6 +21,18 @@ export const freePort = (): Promise<number> =>
       srv.close(() => resolve(port));
     });
   });
+
+/** A TCP port on 127.0.0.1 that was free a moment ago, and not one this process was given lately. */
+export const freePort = async (): Promise<number> => {
+  for (let attempt = 0; attempt < FREE_PORT_ATTEMPTS; attempt++) {
+    const port = await bindEphemeral();
+    if (recentlyGiven.has(port)) continue;
+    recentlyGiven.add(port);
+    if (recentlyGiven.size > RECENT_LIMIT) recentlyGiven.delete(recentlyGiven.values().next().value as number);
+    return port;
+  }
+  throw new Error(`no free port on 127.0.0.1 not handed out lately after ${FREE_PORT_ATTEMPTS} attempts`);
+};
 
 /** Runs `use` with a port of 127.0.0.1 that another listener holds (a port in use), and frees it after. */
 export const withPortInUse = async <T>(use: (port: number) => Promise<T>): Promise<T> => {
