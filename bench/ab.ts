@@ -2,10 +2,11 @@
 // mock bidders once and openbid from each checkout's dist/ (the other one built beforehand: `npm
 // run build` there), both pinned to the server core, then loads them in turn, A, B, A, B..., so
 // the pairs see the same machine. Prints CPU µs per auction and req/s of each run and the medians.
-// Cells: the matrix's (`auction IxB`, I imps × B bidders; `auction 5x3 adapters`; `amp`, `amp TCF`). Only 127.0.0.1.
+// Cells: the matrix's (`auction IxB`, I imps × B bidders; `auction 5x3 adapters`; `auction 20x3
+// prebid.js defaults`; `amp`, `amp TCF`). Only 127.0.0.1.
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ADAPTER_CELLS, AMP_CELLS, AUCTION_CELLS, loadSpec } from './auction.js';
+import { ADAPTER_CELLS, AMP_CELLS, AUCTION_CELLS, loadSpec, PREBID_JS_DEFAULT_CELLS } from './auction.js';
 import { openbidAuctionConfig, startBidders, storedRequestsDir } from './lib/auction-fixtures.js';
 import { median } from './lib/cost.js';
 import { runLoad } from './lib/load.js';
@@ -15,12 +16,12 @@ import type { BenchServer } from './lib/servers.js';
 
 const [other, cellArg = 'auction 1x3'] = process.argv.slice(2);
 if (other === undefined) {
-  console.error('usage: npm run bench:ab -- <other checkout, built> ["auction IxB" | "auction 5x3 adapters" | amp | "amp TCF"]');
+  console.error('usage: npm run bench:ab -- <other checkout, built> ["auction IxB" | "auction 5x3 adapters" | "auction 20x3 prebid.js defaults" | amp | "amp TCF"]');
   process.exit(2);
 }
 // The matrix names its cells `auction 5×3`, `amp 1×3`, `amp 1×3 TCF`.
 const cellName = cellArg.replace(/(\d)x(\d)/, '$1×$2').replace(/^amp(?! 1×3)/, 'amp 1×3');
-const cells = [...AUCTION_CELLS, ...ADAPTER_CELLS, ...AMP_CELLS];
+const cells = [...AUCTION_CELLS, ...ADAPTER_CELLS, ...PREBID_JS_DEFAULT_CELLS, ...AMP_CELLS];
 const cell = cells.find((c) => c.name === cellName);
 if (cell === undefined) {
   console.error(`no cell ${cellArg}; cells: ${cells.map((c) => c.name).join(', ')}`);

@@ -1,7 +1,7 @@
 // The auction matrix: POST /openrtb2/auction at 1, 5 and 20 imps × 1, 3 and 8 bidders, 5 imps for
-// three real adapters, and GET /openrtb2/amp (1 imp × 3 bidders, plain and with a TCF v2 string),
-// each beside the fan-out floor (lib/fanout-server.mjs) answering the same requests from the same
-// bidders' process.
+// three real adapters, 20 × 3 as Prebid.js sends it by default, and GET /openrtb2/amp (1 imp × 3
+// bidders, plain and with a TCF v2 string), each beside the fan-out floor (lib/fanout-server.mjs)
+// answering the same requests from the same bidders' process.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,18 +35,27 @@ export interface CellResult {
   readonly peakRssMiB: { readonly openbid: number; readonly floor: number };
 }
 
-const auctionCell = (imps: number, bidders: number, adapters?: 'real'): Cell => ({
-  name: `auction ${imps}×${bidders}${adapters === 'real' ? ' adapters' : ''}`,
+/** A variant of the generic auction cell: real adapters, or the request Prebid.js sends by default. */
+type AuctionVariant = 'adapters' | 'prebid.js defaults';
+
+const auctionCell = (imps: number, bidders: number, variant?: AuctionVariant): Cell => ({
+  name: `auction ${imps}×${bidders}${variant === undefined ? '' : ` ${variant}`}`,
   method: 'POST',
   path: '/openrtb2/auction',
-  body: adapters === 'real' ? realAdaptersBody(imps) : auctionBody(imps, bidders),
+  body: variant === 'adapters' ? realAdaptersBody(imps) : auctionBody(imps, bidders, variant === 'prebid.js defaults' ? 'prebid.js defaults' : 'every bid cached'),
   imps,
   check: (status, answer) => {
     const a = answer as { seatbid?: { bid: { ext: { prebid: { targeting?: Record<string, string> } } }[] }[]; ext?: { errors?: unknown } };
     const bids = a.seatbid?.reduce((n, s) => n + s.bid.length, 0) ?? 0;
     // A bidder's error (a bid refused, say) would leave part of the work undone.
     if (status !== 200 || a.seatbid?.length !== bidders || bids !== imps * bidders || a.ext?.errors !== undefined) throw new Error(`/openrtb2/auction ${imps}×${bidders} answered ${status}: ${JSON.stringify(answer).slice(0, 500)}`);
-    if (!a.seatbid.some((s) => s.bid.some((b) => b.ext.prebid.targeting?.hb_cache_id !== undefined))) throw new Error('no winning bid was cached');
+    const targeted = a.seatbid.flatMap((s) => s.bid.map((b) => b.ext.prebid.targeting)).filter((t) => t !== undefined);
+    if (variant === 'prebid.js defaults') {
+      // The winners' keys only (one set per imp), and nothing cached.
+      if (targeted.length !== imps || targeted.some((t) => t.hb_pb === undefined || t.hb_cache_id !== undefined)) throw new Error(`expected the winners' targeting only, uncached: ${JSON.stringify(answer).slice(0, 500)}`);
+    } else if (!targeted.some((t) => t.hb_cache_id !== undefined)) {
+      throw new Error('no winning bid was cached');
+    }
   },
 });
 
@@ -62,7 +71,13 @@ export const AUCTION_CELLS: readonly Cell[] = [1, 5, 20].flatMap((imps) => [1, 3
  * 5 imps for AppNexus, PubMatic and OpenX: their adapters' own requests (PubMatic's and OpenX's
  * gzipped, as they ask) to the same mock bidders, beside the floor's plain relay to those mocks.
  */
-export const ADAPTER_CELLS: readonly Cell[] = [auctionCell(5, Object.keys(REAL_ADAPTERS).length, 'real')];
+export const ADAPTER_CELLS: readonly Cell[] = [auctionCell(5, Object.keys(REAL_ADAPTERS).length, 'adapters')];
+
+/**
+ * 20 imps × 3 bidders as Prebid.js sends them to a server without a cache set up: targeting for
+ * the winners only, no bid cached. Beside `auction 20×3`, it shows what caching every bid costs.
+ */
+export const PREBID_JS_DEFAULT_CELLS: readonly Cell[] = [auctionCell(20, 3, 'prebid.js defaults')];
 
 /**
  * AMP from the stored request (cached in memory after the first call), then the same under GDPR

@@ -4,7 +4,7 @@
 // the auction matrix beside the fan-out floor (default 3 rounds of 3 s; both selected: one run,
 // one table), `workers` openbid with 1 and 2 workers, `zlib` compression on the event loop against
 // the thread pool (in-process). Only 127.0.0.1 is used.
-import { ADAPTER_CELLS, AMP_CELLS, AUCTION_CELLS, auctionMatrix, formatMatrix } from './auction.js';
+import { ADAPTER_CELLS, AMP_CELLS, AUCTION_CELLS, auctionMatrix, formatMatrix, PREBID_JS_DEFAULT_CELLS } from './auction.js';
 import { cacheSuite } from './cache.js';
 import { formatResult } from './lib/compare.js';
 import type { ComparisonResult } from './lib/compare.js';
@@ -35,7 +35,7 @@ const selected = process.argv.slice(2).length > 0 ? process.argv.slice(2) : unde
 const matrix = async (name: 'auction' | 'amp'): Promise<boolean> => {
   const both = selected === undefined || (selected.includes('auction') && selected.includes('amp'));
   if (both && name === 'amp') return true;
-  const auction = [...AUCTION_CELLS, ...ADAPTER_CELLS];
+  const auction = [...AUCTION_CELLS, ...ADAPTER_CELLS, ...PREBID_JS_DEFAULT_CELLS];
   const cells = both ? [...auction, ...AMP_CELLS] : name === 'auction' ? auction : AMP_CELLS;
   console.log(`\nauction matrix: ${matrixOpts.rounds} rounds x ${matrixOpts.seconds}s per server and cell, ${matrixOpts.warmupSeconds}s warm-up`);
   console.log(formatMatrix(await auctionMatrix(cells, matrixOpts)));

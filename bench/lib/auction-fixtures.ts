@@ -74,20 +74,38 @@ const realAdaptersImp = (n: number): unknown => ({
   ext: { prebid: { bidder: Object.fromEntries(REAL_ADAPTER_CODES.map((code) => [code, REAL_ADAPTERS[code].params(n)])) } },
 });
 
-/** An OpenRTB request as Prebid.js sends it: `imps` banner imps, each for the first `bidders` bidders, every bid cached. */
-export const auctionBody = (imps: number, bidders: number): string => requestBody(Array.from({ length: imps }, (_, i) => imp(i + 1, BIDDERS.slice(0, bidders))));
+/**
+ * What a request asks of the exchange beyond the auction (`ext.prebid`):
+ * - `every bid cached`: targeting for every bidder's best bid and each bid cached, the issue's
+ *   measure of an auction's cost (and what AMP and video pages need);
+ * - `prebid.js defaults`: what Prebid.js 11 sends to a server with no `cache` set up, targeting
+ *   for the winners only and nothing cached.
+ */
+export type RequestShape = 'every bid cached' | 'prebid.js defaults';
+
+const PREBID_EXT: Record<RequestShape, unknown> = {
+  'every bid cached': { targeting: { includewinners: true, includebidderkeys: true }, cache: { bids: {} }, channel: { name: 'pbjs' } },
+  'prebid.js defaults': { targeting: { includewinners: true, includebidderkeys: false }, channel: { name: 'pbjs' } },
+};
+
+/** An OpenRTB request as Prebid.js sends it: `imps` banner imps, each for the first `bidders` bidders. */
+export const auctionBody = (imps: number, bidders: number, shape: RequestShape = 'every bid cached'): string =>
+  requestBody(
+    Array.from({ length: imps }, (_, i) => imp(i + 1, BIDDERS.slice(0, bidders))),
+    shape,
+  );
 
 /** The same request with `imps` imps for the three real adapters. */
 export const realAdaptersBody = (imps: number): string => requestBody(Array.from({ length: imps }, (_, i) => realAdaptersImp(i + 1)));
 
-const requestBody = (imps: readonly unknown[]): string =>
+const requestBody = (imps: readonly unknown[], shape: RequestShape = 'every bid cached'): string =>
   JSON.stringify({
     id: 'bench-auction',
     imp: imps,
     site: { page: 'https://news.example/article', domain: 'news.example', publisher: { id: 'pub-1' } },
     device: { ua: 'Mozilla/5.0 bench', ip: '203.0.113.7', w: 1280, h: 720 },
     tmax: 1000,
-    ext: { prebid: { targeting: { includewinners: true, includebidderkeys: true }, cache: { bids: {} }, channel: { name: 'pbjs' } } },
+    ext: { prebid: PREBID_EXT[shape] },
   });
 
 /** A directory holding the AMP page's stored request (one banner imp, three bidders), for openbid and the floor. */
