@@ -46,7 +46,13 @@ export const startServerProcess = async (config: Record<string, unknown> = {}, e
   const level = env.OPENBID_LOGGING__LEVEL ?? (config.logging as { level?: unknown } | undefined)?.level;
   const announces = level !== 'silent';
   try {
-    await waitFor(`openbid on ${baseUrl}`, async () => (!announces || run.output().includes(' listening on ')) && (await fetch(`${baseUrl}/status`)).status === 204, 15_000);
+    const ready = waitFor(`openbid on ${baseUrl}`, async () => (!announces || run.output().includes(' listening on ')) && (await fetch(`${baseUrl}/status`)).status === 204, 15_000);
+    // A process that exits (a configuration error, a port in use) fails the start at once, not after the wait.
+    const exitedFirst = run.exited.then((code) => Promise.reject(new Error(`openbid exited (${code}) before it answered on ${baseUrl}`)));
+    // Whichever loses the race settles later with nobody waiting for it.
+    ready.catch(() => undefined);
+    exitedFirst.catch(() => undefined);
+    await Promise.race([ready, exitedFirst]);
   } catch (err) {
     run.proc.kill('SIGKILL');
     throw new Error(`${(err as Error).message}\n--- output ---\n${run.output()}`);
