@@ -42,7 +42,7 @@ const auctionCell = (imps: number, bidders: number, variant?: AuctionVariant): C
   name: `auction ${imps}×${bidders}${variant === undefined ? '' : ` ${variant}`}`,
   method: 'POST',
   path: '/openrtb2/auction',
-  body: variant === 'adapters' ? realAdaptersBody(imps) : auctionBody(imps, bidders, variant === 'prebid.js defaults' ? 'prebid.js defaults' : 'every bid cached'),
+  body: variant === 'adapters' ? realAdaptersBody(imps) : auctionBody(imps, bidders, variant),
   imps,
   check: (status, answer) => {
     const a = answer as { seatbid?: { bid: { ext: { prebid: { targeting?: Record<string, string> } } }[] }[]; ext?: { errors?: unknown } };

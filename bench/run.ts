@@ -25,7 +25,7 @@ const opts = {
   connections: env('BENCH_CONNECTIONS', 64),
 };
 /**
- * The matrix has twelve cells, each loading two servers: shorter rounds keep it to a few minutes.
+ * The matrix has thirteen cells, each loading two servers: shorter rounds keep it to a few minutes.
  * Three of them, as the auction cost's acceptance reads medians of three pairs.
  */
 const matrixOpts = { ...opts, rounds: env('BENCH_ROUNDS', 3), seconds: env('BENCH_SECONDS', 3), warmupSeconds: env('BENCH_WARMUP_SECONDS', 1) };

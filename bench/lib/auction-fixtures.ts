@@ -89,7 +89,7 @@ const PREBID_EXT: Record<RequestShape, unknown> = {
 };
 
 /** An OpenRTB request as Prebid.js sends it: `imps` banner imps, each for the first `bidders` bidders. */
-export const auctionBody = (imps: number, bidders: number, shape: RequestShape = 'every bid cached'): string =>
+export const auctionBody = (imps: number, bidders: number, shape?: RequestShape): string =>
   requestBody(
     Array.from({ length: imps }, (_, i) => imp(i + 1, BIDDERS.slice(0, bidders))),
     shape,
