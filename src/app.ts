@@ -183,6 +183,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
       maxResponseBytes: config.auction.max_response_bytes,
       bidCacheMarginMs: config.auction.bid_cache_margin_ms,
       maxBiddersPerRequest: config.auction.max_bidders_per_request,
+      maxBidsPerBidderResponse: config.auction.max_bids_per_bidder_response,
     },
   });
   const preparation = createAuctionPreparation({

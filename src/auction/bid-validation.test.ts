@@ -15,6 +15,12 @@ describe('invalidBidReason', () => {
       assert.equal(invalidBidReason(typed({ price }), imps), `Bid "b1" does not contain a positive (or zero if there is a deal) 'price'`, String(price));
     }
   });
+
+  it("refuses an ext the answer cannot carry, as Prebid Server's exchange does: not an object, or a meta Go would not read", () => {
+    assert.equal(invalidBidReason(typed({ price: 1, ext: { prebid: { meta: { brandId: 7 }, targeting: { hb_pb: '99.00' } } } }), imps), undefined);
+    assert.equal(invalidBidReason(typed({ price: 1, ext: 'x' }), imps), 'Bid "b1": ext is not a JSON object');
+    assert.equal(invalidBidReason(typed({ price: 1, ext: { prebid: { meta: { brandId: '7' } } } }), imps), 'Bid "b1": ext.prebid.meta.brandId is not an integer');
+  });
 });
 
 describe('invalidPricedBidReason', () => {

@@ -1,6 +1,7 @@
 import type { TypedBid } from '../bidders/adapter.js';
 import type { Imp } from '../openrtb/types.js';
 import { impMediaTypes } from '../bidders/openrtb-bids.js';
+import { bidExtProblem } from './bid-ext.js';
 
 /** Prebid Server's price rule: a finite number above 0, or 0 with a deal. */
 const isUsablePrice = (price: unknown, dealid: unknown): boolean =>
@@ -9,8 +10,8 @@ const isUsablePrice = (price: unknown, dealid: unknown): boolean =>
 /**
  * Why a bid cannot take part in the auction, or `undefined` when it can. Prebid Server's rules:
  * an id, the impid of an imp this bidder was asked for, a positive price (zero only with a deal),
- * a creative id, and a media type the imp offered (`mtype` when the bidder set it, else the
- * adapter's type).
+ * a creative id, a media type the imp offered (`mtype` when the bidder set it, else the
+ * adapter's type), and an `ext` the answer can carry ({@link bidExtProblem}).
  */
 export const invalidBidReason = (typed: TypedBid, impsById: ReadonlyMap<string, Imp>): string | undefined => {
   const bid = typed.bid;
@@ -22,6 +23,8 @@ export const invalidBidReason = (typed: TypedBid, impsById: ReadonlyMap<string, 
   if (!isUsablePrice(bid.price, bid.dealid)) return `${name} does not contain a positive (or zero if there is a deal) 'price'`;
   if (typeof bid.crid !== 'string' || bid.crid === '') return `${name} missing creative ID`;
   if (!impMediaTypes(imp).includes(typed.type)) return `${name} is a ${typed.type} bid, but imp "${imp.id}" offers no ${typed.type}`;
+  const extProblem = bidExtProblem(bid.ext);
+  if (extProblem !== undefined) return `${name}: ${extProblem}`;
   return undefined;
 };
 

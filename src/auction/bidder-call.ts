@@ -41,6 +41,11 @@ export interface BidderCallOptions {
   /** Aborts at `deadline`: one timer for every bidder of the auction, cleared by its owner. */
   readonly signal: CancelSignal;
   readonly maxResponseBytes: number;
+  /**
+   * Bids read from this bidder in one auction, all its calls together; past it the rest of an
+   * answer is dropped before any check or conversion, with an error (code 3) naming the limit.
+   */
+  readonly maxBids: number;
   /** The auction's currency. */
   readonly currency: string;
   readonly convertCurrency: RequestContext['convertCurrency'];
@@ -100,6 +105,7 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
   const answers: BidderResponse[] = [];
   let timedOut = false;
   let answered = false;
+  let bidsRead = 0;
   const timeLeft = opts.deadline - opts.clock.now() > 0 && !opts.signal.aborted;
   const gzipBody = bidder.module.info.endpointCompression === 'gzip';
   await Promise.all(
@@ -138,7 +144,8 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
         errors.push(...read.errors);
         const answer = read.response;
         if (answer === undefined) return;
-        answers.push(answer);
+        answers.push(withinBidLimit(answer, opts.maxBids - bidsRead, bidder.code, opts.maxBids, errors));
+        bidsRead += answer.bids.length;
         if (answer.fledgeAuctionConfigs !== undefined) fledgeAuctionConfigs.push(...answer.fledgeAuctionConfigs);
       } catch (err) {
         errors.push(unknownError(`the ${bidder.code} adapter failed to read its answer: ${(err as Error).message}`));
@@ -170,6 +177,20 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
   }
   const outcome: BidderOutcome = bids.length > 0 ? 'bid' : timedOut ? 'timeout' : errors.length > 0 && !answered ? 'error' : 'no-bid';
   return done(outcome, bids);
+};
+
+/**
+ * The answer with at most `room` bids, its first ones (`room` is what the bidder's limit leaves
+ * after its earlier answers). Cut before its bids are checked, converted or ranked: a bidder
+ * answering 10,000 bids made an auction take up to ~4× its tmax. The cut is an error naming the limit.
+ */
+const withinBidLimit = (answer: BidderResponse, room: number, code: string, limit: number, errors: BidderError[]): BidderResponse => {
+  if (answer.bids.length <= room) return answer;
+  errors.push({
+    code: BidderErrorCode.BAD_SERVER_RESPONSE,
+    message: `${code} answered more bids than this server reads from one bidder in an auction (${limit}); ${answer.bids.length - Math.max(0, room)} dropped`,
+  });
+  return { ...answer, bids: answer.bids.slice(0, Math.max(0, room)) };
 };
 
 /** The headers of a call whose body went out gzip-compressed, as the HTTP client sent them. */

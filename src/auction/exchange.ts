@@ -53,6 +53,8 @@ export interface ExchangeOptions {
     readonly bidCacheMarginMs: number;
     /** Bidders called per auction at most; the rest are named in a warning and not called. */
     readonly maxBiddersPerRequest: number;
+    /** Bids read from one bidder per auction at most (all its calls); the rest are dropped with an error. */
+    readonly maxBidsPerBidderResponse: number;
   };
 }
 
@@ -153,6 +155,7 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
           deadline: bidderDeadline,
           signal: bidderTimer.signal,
           maxResponseBytes: opts.limits.maxResponseBytes,
+          maxBids: opts.limits.maxBidsPerBidderResponse,
           currency,
           convertCurrency: (amount, from, to) => converter.convert(amount, from, to),
           adjustment: adjustmentOf(adjustments, share.bidder.code),

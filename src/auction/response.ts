@@ -1,8 +1,9 @@
 import type { BidderError } from '../bidders/adapter.js';
 import { BidderErrorCode } from '../bidders/adapter.js';
-import { copyToExtend, nullProtoRecord, withKey } from '../core/own-keys.js';
+import { nullProtoRecord } from '../core/own-keys.js';
 import type { Bid, BidRequest, BidResponse, Open, SeatBid } from '../openrtb/types.js';
 import type { AuctionBid } from './auction-bid.js';
+import { answerBidExt } from './bid-ext.js';
 import type { BidderResult } from './bidder-call.js';
 import type { SplitMessage } from './split.js';
 import type { BidCacheIds } from './targeting.js';
@@ -32,10 +33,11 @@ const add = (into: Messages, key: string, entry: BidderError): void => {
 
 /**
  * The OpenRTB bid response of an auction, as Prebid Server writes it: a seat per bidder with its
- * valid bids, each bid's `ext.prebid` (type, targeting, cache ids and URLs) and original price,
+ * valid bids, each bid's `ext.prebid` built here (type, targeting, cache ids and URLs; of the
+ * bidder's own `ext.prebid` only `meta`: {@link answerBidExt}) and original price,
  * and `ext` with response times, errors and warnings per bidder, Protected Audience configs
  * (`ext.prebid.fledge.auctionconfigs`) for the imps that allow them, and debug data when asked.
- * The bids go into the response as they are, their `ext` completed (and `adm` dropped when the
+ * The bids go into the response as they are, their `ext` replaced (and `adm` dropped when the
  * caller reads it from the cache): build it once per auction, after targeting and caching.
  */
 export const buildBidResponse = (p: ResponseParts): BidResponse => {
@@ -47,21 +49,14 @@ export const buildBidResponse = (p: ResponseParts): BidResponse => {
   for (const r of p.results) {
     for (const b of r.bids) {
       const ids = p.cacheIds.get(b);
-      const targeting = p.targeting.get(b);
-      const ownExt = (b.bid.ext ?? {}) as Open & { prebid?: Open };
-      // Copies that gain keys: copyToExtend, not spreads, a bidder's own `ext` being common.
-      const prebid: Open = withKey<Open, 'type'>(ownExt.prebid ?? {}, 'type', b.type);
-      if (targeting !== undefined) prebid.targeting = targeting;
-      if (ids?.cacheId !== undefined || ids?.vastCacheId !== undefined) {
-        prebid.cache = {
-          ...(ids.cacheId !== undefined ? { bids: cacheRef(ids.cacheId) } : {}),
-          ...(ids.vastCacheId !== undefined ? { vastXml: cacheRef(ids.vastCacheId) } : {}),
-        };
-      }
-      const ext: Open = copyToExtend<Open>(ownExt);
-      ext.prebid = prebid;
-      ext.origbidcpm = b.originalPrice;
-      if (b.originalCurrency !== '') ext.origbidcur = b.originalCurrency;
+      const cache =
+        ids?.cacheId !== undefined || ids?.vastCacheId !== undefined
+          ? {
+              ...(ids.cacheId !== undefined ? { bids: cacheRef(ids.cacheId) } : {}),
+              ...(ids.vastCacheId !== undefined ? { vastXml: cacheRef(ids.vastCacheId) } : {}),
+            }
+          : undefined;
+      const ext = answerBidExt(b, p.targeting.get(b), cache);
       // The exchange's own copy of the bid (made when it was priced), here for its last use: completed
       // in place rather than copied once more. Targeting and the cache have read it already.
       const bid: Bid = b.bid;

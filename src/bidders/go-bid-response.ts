@@ -11,7 +11,8 @@ import { isAbsent, isObject } from './json-guards.js';
  * value). Shared by the adapters that follow a Go adapter (appnexus, openx, pubmatic).
  */
 
-type FieldKind = 'string' | 'number' | 'int' | 'int8' | 'strings' | 'ints';
+/** The JSON a Go field of each kind decodes from; `json` is a `json.RawMessage`, which takes any value. */
+export type FieldKind = 'string' | 'number' | 'int' | 'int8' | 'strings' | 'ints' | 'json';
 
 // Field lists as [name, kind] pairs, made once: they are walked for every bid of every answer.
 const BID_FIELDS = Object.entries<FieldKind>({
@@ -70,6 +71,8 @@ const fits = (kind: FieldKind, v: unknown): boolean => {
       return Array.isArray(v) && v.every((x) => x === null || typeof x === 'string');
     case 'ints':
       return Array.isArray(v) && v.every((x) => x === null || fitsInt(x));
+    case 'json':
+      return true;
   }
 };
 
@@ -80,7 +83,11 @@ const NOUN: Readonly<Record<FieldKind, string>> = {
   int8: 'a small integer',
   strings: 'an array of strings',
   ints: 'an array of integers',
+  json: 'JSON',
 };
+
+/** Why Go would refuse `v` for a field of `kind` (`is not <kind>`); `undefined` when it decodes (`null` always does). */
+export const kindProblem = (kind: FieldKind, v: unknown): string | undefined => (isAbsent(v) || fits(kind, v) ? undefined : `is not ${NOUN[kind]}`);
 
 /** The first field of `obj` whose type Go would refuse, as `<name> is not <kind>`. */
 const fieldsProblem = (obj: Record<string, unknown>, fields: readonly (readonly [string, FieldKind])[]): string | undefined => {

@@ -135,6 +135,11 @@ const AuctionSchema = Type.Object(
     max_imps_per_request: Type.Integer({ minimum: 1, default: 256 }),
     /** Bidders one auction calls at most (aliases count as bidders); the rest are named in a warning and not called. */
     max_bidders_per_request: Type.Integer({ minimum: 1, default: 64 }),
+    /**
+     * Bids read from one bidder in one auction (all its calls together); the rest of its answer is
+     * dropped with an error. 1,000 is four per imp at `max_imps_per_request`'s default.
+     */
+    max_bids_per_bidder_response: Type.Integer({ minimum: 1, default: 1000 }),
     cache: Type.Object(
       {
         /** A Prebid-Cache-compatible `/cache` URL for VAST and bids; empty uses this server's own cache. */

@@ -1,12 +1,9 @@
+import { BID_META_NAMES } from '../bid-meta.js';
 import { isAbsent, isObject } from '../json-guards.js';
 
 // The members Go's structs for `ext.prebid` and `ext.prebid.meta` know; the others do not survive.
 const PREBID_KEYS: readonly string[] = ['cache', 'dealpriority', 'dealtiersatisfied', 'meta', 'targeting', 'targetbiddercode', 'type', 'video', 'events', 'bidid', 'passthrough', 'floors'];
-const META_KEYS: readonly string[] = [
-  'adaptercode', 'advertiserDomains', 'advertiserId', 'advertiserName', 'agencyId', 'agencyName', 'brandId', 'brandName', 'dchain',
-  'demandSource', 'mediaType', 'networkId', 'networkName', 'primaryCatId', 'rendererName', 'rendererVersion', 'rendererData',
-  'rendererUrl', 'secondaryCatIds', 'seat',
-];
+const META_KEYS = BID_META_NAMES;
 
 /** Go's `omitempty`: null, '', 0, false and empty lists are not written. */
 const isEmpty = (v: unknown): boolean => isAbsent(v) || v === '' || v === 0 || v === false || (Array.isArray(v) && v.length === 0);
