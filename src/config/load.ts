@@ -8,6 +8,7 @@ import type { Config } from './schema.js';
 import { redisModeProblems } from './redis-modes.js';
 import { schemaProblems } from './schema-problems.js';
 import { semanticProblems } from './semantic-checks.js';
+import { urlProblems } from './url-checks.js';
 
 /** Raised with every problem found, so an operator fixes a config in one go, not one per restart. */
 export class ConfigError extends Error {
@@ -50,8 +51,11 @@ export const loadConfig = (opts: LoadConfigOptions = {}): Config => {
 
   const converted = Value.Convert(ConfigSchema, rawObject);
   const withDefaults = defaultMapEntries(ConfigSchema as unknown as SchemaNode, Value.Default(ConfigSchema, converted));
-  // The whole document decides: every schema problem, no cap on their number.
-  problems.push(...schemaProblems(ConfigSchema, withDefaults).map((p) => nameVariable(p.text, fromEnv)));
+  // The whole document decides: every schema problem (no cap on their number), and every URL the
+  // schema let through that is no http(s) URL, listed together.
+  const schemaFound = schemaProblems(ConfigSchema, withDefaults);
+  const urlFound = urlProblems(withDefaults, new Set(schemaFound.map((p) => p.path)));
+  problems.push(...[...schemaFound, ...urlFound].map((p) => nameVariable(p.text, fromEnv)));
   if (problems.length > 0) throw new ConfigError(problems);
 
   const config = withDefaults as Config;
