@@ -1,6 +1,6 @@
 import type { TSchema } from 'typebox';
-import { Settings } from 'typebox/system';
 import Value from 'typebox/value';
+import { withoutErrorCap } from '../core/uncapped-errors.js';
 import { didYouMean, suggestKeys } from './key-suggestions.js';
 import type { KeySchemaNode } from './key-suggestions.js';
 import { isSecretKey, valueText } from './redact.js';
@@ -21,27 +21,16 @@ interface SchemaError {
 }
 
 /**
- * Every way `doc` fails `schema`, in the order TypeBox finds them: each unknown key on its own with its value
- * and the nearest valid keys, each wrong value with the value, each missing key. Validity is
- * `Value.Check` on the whole document; the list only explains it, so it is never empty for an
- * invalid document. TypeBox stops collecting errors after `maxErrors` (8 by default, and every
- * unknown key takes one), so the cap is lifted for this call.
+ * Every way `doc` fails `schema`, in the order TypeBox finds them: each unknown key on its own
+ * with its value and the nearest valid keys, each wrong value with the value, each missing key.
+ * Validity is `Value.Check` on the whole document; the list only explains it, so it is never
+ * empty for an invalid document. TypeBox stops collecting errors after 8 (and every unknown key
+ * takes one), so its cap is lifted for this call.
  */
 export const schemaProblems = (schema: TSchema, doc: unknown): SchemaProblem[] => {
   if (Value.Check(schema, doc)) return [];
-  const problems = describeErrors(schema, doc, allErrors(schema, doc));
+  const problems = describeErrors(schema, doc, withoutErrorCap(() => Value.Errors(schema, doc)));
   return problems.length > 0 ? problems : [{ path: '', text: '(root): does not match the configuration schema' }];
-};
-
-/** `Value.Errors` with no cap on their number. Synchronous, so no other check sees the cap lifted. */
-const allErrors = (schema: TSchema, doc: unknown): SchemaError[] => {
-  const cap = Settings.Get().maxErrors;
-  Settings.Set({ maxErrors: Number.MAX_SAFE_INTEGER });
-  try {
-    return Value.Errors(schema, doc);
-  } finally {
-    Settings.Set({ maxErrors: cap });
-  }
 };
 
 const describeErrors = (schema: KeySchemaNode, doc: unknown, errors: readonly SchemaError[]): SchemaProblem[] => {
