@@ -89,7 +89,7 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
   let draining = false;
   const onSignal = (signal: string): void => {
     // A terminal's Ctrl-C reaches this process and `npm start` alike, and npm passes it on: the
-    // same signal twice. The drain (bounded by shutdown_timeout_ms) goes on; a repeat is no order to abandon it.
+    // same signal twice. The drain (bounded by shutdown_timeout_ms) goes on through a repeat.
     if (draining) return;
     draining = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
