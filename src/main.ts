@@ -86,7 +86,12 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
     process.stderr.write(`openbid: cannot start: ${(err as Error).message}\n`);
     process.exit(1);
   }
+  let draining = false;
   const onSignal = (signal: string): void => {
+    // A terminal's Ctrl-C reaches this process and `npm start` alike, and npm passes it on: the
+    // same signal twice. The drain (bounded by shutdown_timeout_ms) goes on through a repeat.
+    if (draining) return;
+    draining = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     const force = setTimeout(() => {
       logger.error({ timeoutMs: config.server.shutdown_timeout_ms }, 'shutdown timed out; exiting anyway');
@@ -104,8 +109,8 @@ const runServer = async (config: Config, logger: Logger): Promise<void> => {
       },
     );
   };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
   // The admin port first: once the public port answers (what a readiness probe or a load balancer
   // checks), the admin port (metrics, rates) answers too, in every worker.
   let binding = { keys: ADMIN_KEYS, host: config.server.admin_host, port: config.server.admin_port };
@@ -188,8 +193,9 @@ const runPrimary = (config: Config, logger: Logger): void => {
     setTimeout(() => process.exit(1), config.server.shutdown_timeout_ms + 1000).unref();
     if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // Kept after the first, as in one serving process: a repeated signal must not kill the primary mid-stop.
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 };
 
 await main();

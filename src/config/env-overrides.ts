@@ -1,4 +1,5 @@
 import type { TSchema } from 'typebox';
+import { didYouMean, nearestKeys } from './key-suggestions.js';
 
 /**
  * Applies `OPENBID_<SECTION>__<KEY>[__<KEY>...]=value` environment variables onto a raw config
@@ -62,7 +63,7 @@ const applyOne = (raw: Record<string, unknown>, schema: TSchema, segments: strin
     const resolved = resolveKey(node, target, segment, fromEnv.get(target));
     if (typeof resolved === 'string') return `${[...path, segment].join('.')}: ${resolved}`;
     const { key, child } = resolved ?? {};
-    if (key === undefined || child === undefined) return `no configuration key ${[...path, segment.toLowerCase()].join('.')}`;
+    if (key === undefined || child === undefined) return `no configuration key ${[...path, segment.toLowerCase()].join('.')}${nearestVariables(node, segments, i)}`;
     path.push(key);
     if (!Object.hasOwn(target, key)) fromEnv.set(target, (fromEnv.get(target) ?? new Set()).add(key));
     if (i === segments.length - 1) {
@@ -98,6 +99,14 @@ const resolveKey = (
   const alike = Object.keys(target).filter((k) => normalise(k) === wanted && fromEnv?.has(k) !== true);
   if (alike.length > 1) return `matches ${alike.map((k) => `'${k}'`).join(' and ')} of the file but none exactly; spell the key as the file does`;
   return { key: alike[0] ?? segment, child: mapValue };
+};
+
+/** `; did you mean OPENBID_SERVER__PORT?` for a variable whose segment `i` names no key, or ''. */
+const nearestVariables = (node: SchemaNode, segments: readonly string[], i: number): string => {
+  const near = nearestKeys(segments[i] ?? '', Object.keys(node.properties ?? {}));
+  const names = near.map((k) => `OPENBID_${[...segments.slice(0, i), k.toUpperCase().replaceAll('-', '_')].join('__')}`);
+  const hint = didYouMean(names);
+  return hint === '' ? '' : `; ${hint}`;
 };
 
 const firstValue = (o: Record<string, SchemaNode> | undefined): SchemaNode | undefined =>

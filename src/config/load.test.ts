@@ -75,12 +75,12 @@ describe('loadConfig', () => {
       }),
     );
     assert.deepEqual([...problems].sort(), [
-      '(root): unknown key bogus',
       'OPENBID_NOPE__X: no configuration key nope',
-      'cache.backend.type: must be one of memory, redis',
-      'server.port: must be integer',
-      'server.workers: must be >= 1 (set by OPENBID_SERVER__WORKERS)',
-      'server: unknown key extra',
+      'bogus: unknown key (value {})',
+      'cache.backend.type: must be one of memory, redis (value "mongo")',
+      'server.extra: unknown key (value 1)',
+      'server.port: must be integer (value "http")',
+      'server.workers: must be >= 1 (value 0) (set by OPENBID_SERVER__WORKERS)',
     ]);
   });
 
@@ -95,8 +95,8 @@ describe('loadConfig', () => {
       }),
     );
     assert.deepEqual([...problems].sort(), [
-      'cache.request_limits.max_ttl_seconds: must be >= 1 (set by OPENBID_CACHE__REQUEST_LIMITS)',
-      'server.port: must be integer (set by OPENBID_SERVER__PORT)',
+      'cache.request_limits.max_ttl_seconds: must be >= 1 (value 0) (set by OPENBID_CACHE__REQUEST_LIMITS)',
+      'server.port: must be integer (value "nope") (set by OPENBID_SERVER__PORT)',
     ]);
     assert.deepEqual(problemsOf(() => loadConfig({ env: { OPENBID_SERVER__WORKERS: '4' } })), [
       'server.workers: more than 1 worker needs cache.backend.type redis (a memory store is per process) (set by OPENBID_SERVER__WORKERS)',
@@ -147,7 +147,7 @@ describe('loadConfig', () => {
       "storage: application 'both' is configured both in storage.memory and storage.redis",
       "storage: application name 'a:b' must be letters, digits, '.', '_' or '-'",
     ]);
-    assert.match(problemsOf(() => loadConfig({ raw: { storage: { redis: { app: { colour: 1 } } } } }))[0] ?? '', /storage\.redis\.app: unknown key colour/);
+    assert.match(problemsOf(() => loadConfig({ raw: { storage: { redis: { app: { colour: 1 } } } } }))[0] ?? '', /storage\.redis\.app\.colour: unknown key/);
     assert.deepEqual(problemsOf(() => loadConfig({ raw: { api: { 'storage-path': '/cache/' } } })), ['api.storage-path: /cache/ is already an endpoint of this server']);
     assert.match(
       problemsOf(() => loadConfig({ raw: { server: { workers: 2 }, cache: { backend: { type: 'redis' } }, storage: { memory: { a: {} } } } }))[0] ?? '',

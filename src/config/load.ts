@@ -6,7 +6,9 @@ import { applyEnvOverrides } from './env-overrides.js';
 import { ConfigSchema } from './schema.js';
 import type { Config } from './schema.js';
 import { redisModeProblems } from './redis-modes.js';
+import { schemaProblems } from './schema-problems.js';
 import { semanticProblems } from './semantic-checks.js';
+import { urlProblems } from './url-checks.js';
 
 /** Raised with every problem found, so an operator fixes a config in one go, not one per restart. */
 export class ConfigError extends Error {
@@ -49,11 +51,11 @@ export const loadConfig = (opts: LoadConfigOptions = {}): Config => {
 
   const converted = Value.Convert(ConfigSchema, rawObject);
   const withDefaults = defaultMapEntries(ConfigSchema as unknown as SchemaNode, Value.Default(ConfigSchema, converted));
-  const schemaProblems = [...Value.Errors(ConfigSchema, withDefaults)]
-    // TypeBox also reports the `additionalProperties: false` of a parent as a boolean schema error.
-    .filter((e) => e.keyword !== 'boolean')
-    .map((e) => describeError(e.instancePath, e.message, e.params));
-  problems.push(...[...new Set(schemaProblems)].map((p) => nameVariable(p, fromEnv)));
+  // The whole document decides: every schema problem (no cap on their number), and every URL the
+  // schema let through that is no http(s) URL, listed together.
+  const schemaFound = schemaProblems(ConfigSchema, withDefaults);
+  const urlFound = urlProblems(withDefaults, new Set(schemaFound.map((p) => p.path)));
+  problems.push(...[...schemaFound, ...urlFound].map((p) => nameVariable(p.text, fromEnv)));
   if (problems.length > 0) throw new ConfigError(problems);
 
   const config = withDefaults as Config;
@@ -118,14 +120,6 @@ const nameVariable = (problem: string, fromEnv: ReadonlyMap<string, string>): st
     if (name !== undefined) return `${problem} (set by ${name})`;
   }
   return problem;
-};
-
-const describeError = (instancePath: string, message: string, params: unknown): string => {
-  const where = instancePath === '' ? '(root)' : instancePath.slice(1).replaceAll('/', '.');
-  const { additionalProperties: extra, allowedValues } = (params ?? {}) as { additionalProperties?: string[]; allowedValues?: unknown[] };
-  if (extra !== undefined) return `${where}: unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')}`;
-  if (allowedValues !== undefined) return `${where}: must be one of ${allowedValues.join(', ')}`;
-  return `${where}: ${message}`;
 };
 
 const deepFreeze = <T>(value: T): T => {

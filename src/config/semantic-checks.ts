@@ -1,11 +1,11 @@
 import type { Config } from './schema.js';
 
-/** Rules that span keys or go beyond what a JSON schema says. Returns every problem found. */
+/**
+ * Rules that span keys or go beyond what a JSON schema says, on a config that matches the schema
+ * (URL-valued keys are `url-checks.ts`'s). Returns every problem found.
+ */
 export const semanticProblems = (config: Config): string[] => {
   const problems: string[] = [];
-  if (!isHttpUrl(config.server.external_url)) {
-    problems.push(`server.external_url: must be an absolute http(s) URL, got '${config.server.external_url}'`);
-  }
   // One port cannot be both listeners; `0` (any free port) for the public one is tests' business.
   if (config.server.admin_port !== 0 && config.server.admin_port === config.server.port) {
     problems.push('server.admin_port: must differ from server.port');
@@ -27,28 +27,10 @@ export const semanticProblems = (config: Config): string[] => {
     problems.push('cache.request_limits.max_size_bytes: must not exceed cache.request_limits.max_body_bytes');
   }
   problems.push(...storageProblems(config));
-  if (config.auction.cache.url !== '' && !isHttpUrl(config.auction.cache.url)) {
-    problems.push(`auction.cache.url: must be an absolute http(s) URL of a /cache endpoint, got '${config.auction.cache.url}'`);
-  }
   if (config.auction.currency.file !== '' && config.auction.currency.url !== '') {
     problems.push('auction.currency: set file or url, not both');
   }
-  if (config.auction.currency.url !== '' && !isHttpUrl(config.auction.currency.url)) {
-    problems.push(`auction.currency.url: must be an absolute http(s) URL, got '${config.auction.currency.url}'`);
-  }
-  if (config.analytics.http.endpoint !== '' && !isHttpUrl(config.analytics.http.endpoint)) {
-    problems.push(`analytics.http.endpoint: must be an absolute http(s) URL, got '${config.analytics.http.endpoint}'`);
-  }
   return problems;
-};
-
-const isHttpUrl = (s: string): boolean => {
-  try {
-    const u = new URL(s);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
 };
 
 const isHostPort = (s: string): boolean => /^[^\s:]+:\d{1,5}$/.test(s);

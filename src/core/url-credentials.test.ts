@@ -13,6 +13,12 @@ describe('redactUrlCredentials', () => {
   });
 
   it('leaves other strings as they are', () => {
-    for (const s of ['https://rates.example/latest.json', 'someone@example.com', 'not a url', 'https://user@', '']) assert.equal(redactUrlCredentials(s), s);
+    for (const s of ['https://rates.example/latest.json', 'someone@example.com', 'not a url', 'https://host/?to=a@b', '']) assert.equal(redactUrlCredentials(s), s);
+  });
+
+  it('masks the user info of what starts like a URL but does not parse', () => {
+    assert.equal(redactUrlCredentials('https://user:pass@ rates.example/x'), 'https://redacted@ rates.example/x');
+    assert.equal(redactUrlCredentials('https://user:p@ss@ bad/x'), 'https://redacted@ bad/x');
+    assert.equal(redactUrlCredentials('https://token@'), 'https://redacted@');
   });
 });

@@ -47,6 +47,14 @@ describe('account schema', () => {
     ]);
   });
 
+  it('names every problem however many unknown keys come with them (eight hid everything, and read as valid)', () => {
+    const privacy: Record<string, unknown> = { gdpr: { enabled: 'maybe' } };
+    for (let i = 0; i < 12; i++) privacy[`k${i}`] = i;
+    const problems = accountSettingsProblems({ privacy });
+    assert.deepEqual(problems, [`privacy: unknown keys ${Object.keys(privacy).slice(1).join(', ')}`, 'privacy.gdpr.enabled: must be boolean']);
+    assert.ok(!isAccountSettings({ privacy }));
+  });
+
   it('looks inside a custom price granularity', () => {
     assert.deepEqual(accountSettingsProblems({ auction: { price_granularity: { precision: 1.5, ranges: [{ max: 1, increment: 0, x: 1 }] } } }), [
       'auction.price_granularity.precision: must be integer',

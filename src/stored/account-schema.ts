@@ -3,6 +3,7 @@ import type { Static, TObject, TOptional, TSchema, TSchemaOptions } from 'typebo
 import { Compile } from 'typebox/compile';
 import Value from 'typebox/value';
 import { deepFreeze } from './deep-freeze.js';
+import { withoutErrorCap } from '../core/uncapped-errors.js';
 
 /*
  * One schema for an account's settings, written once and built in two forms:
@@ -178,14 +179,15 @@ const settingsCheck = Compile(AccountSettingsSchema);
 
 /**
  * Every problem of an account's settings, as `path: message` lines (empty when valid). Whatever
- * the source, settings are checked before they are used. Each setting is checked on its own, so
- * TypeBox's bound on errors per check (8) never hides a problem of another setting.
+ * the source, settings are checked before they are used. Each setting is checked on its own, and
+ * with TypeBox's cap on errors per check (8) lifted, so no number of unknown keys hides a problem.
  */
 export const accountSettingsProblems = (value: unknown): string[] => {
   if (settingsCheck.Check(value)) return [];
   const problems: string[] = [];
   groupProblems(settings.members ?? {}, value, '', problems);
-  return problems;
+  // `Check` decides: an empty list must never pass settings it refused.
+  return problems.length > 0 ? problems : ['(root): does not match the account settings schema'];
 };
 
 /** Narrows `value` to settings when it has no problems. */
@@ -215,7 +217,7 @@ const groupProblems = (members: Members, value: unknown, path: string, out: stri
  * accepts when the value matched no branch at all.
  */
 const leafProblems = (check: Validator, value: unknown, path: string): string[] => {
-  const errors = check.Errors(value).filter((e) => e.keyword !== 'boolean');
+  const errors = withoutErrorCap(() => check.Errors(value)).filter((e) => e.keyword !== 'boolean');
   const unionPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
   const kept = errors.filter((e) => !(e.schemaPath.includes('/anyOf/') && unionPaths.has(e.instancePath)) && e.keyword !== 'anyOf');
   const out = kept.map((e) => describe(path, e.instancePath, e.message, e.params));

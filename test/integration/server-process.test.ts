@@ -43,7 +43,7 @@ describe('openbid command line', () => {
   it('an invalid environment value exits 1 naming the variable', async () => {
     const run = runCli([], { OPENBID_SERVER__PORT: 'eighty' });
     assert.equal(await run.exited, 1);
-    assert.ok(run.output().includes('server.port: must be integer (set by OPENBID_SERVER__PORT)'), run.output());
+    assert.ok(run.output().includes('server.port: must be integer (value "eighty") (set by OPENBID_SERVER__PORT)'), run.output());
   });
 
   it('a port in use exits 1 naming server.port and OPENBID_SERVER__PORT', async () => {
@@ -63,7 +63,7 @@ describe('openbid command line', () => {
     const run = runCli(['--config', file], { OPENBID_SERVER__WORKERS: '0' });
     assert.equal(await run.exited, 1);
     const out = run.output();
-    for (const problem of ['server.port: must be integer', 'server: unknown key colour', 'cache.backend.type: must be one of memory, redis', 'server.workers: must be >= 1']) {
+    for (const problem of ['server.port: must be integer', 'server.colour: unknown key', 'cache.backend.type: must be one of memory, redis', 'server.workers: must be >= 1']) {
       assert.ok(out.includes(problem), `missing "${problem}" in:\n${out}`);
     }
   });
