@@ -38,7 +38,7 @@ describe('metrics with server.workers: 2', () => {
         const series = 'openbid_http_requests_total{route="/cache",method="POST",status="200"}';
         // Several scrapes, each on a new connection, so both workers answer some of them.
         for (let scrape = 0; scrape < 6; scrape++) {
-          const res = await fetch(`${server.baseUrl}/metrics`, { headers: { connection: 'close' } });
+          const res = await fetch(`${server.adminUrl ?? assert.fail('no admin listener')}/metrics`, { headers: { connection: 'close' } });
           assert.equal(res.status, 200);
           const text = await res.text();
           const total = sample(text, series);
