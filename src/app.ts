@@ -142,6 +142,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     storedImps: config.stored_imps,
     accounts: config.accounts,
     logger: logger.child({ component: 'stored-data' }),
+    metrics,
     clock,
     impsDirectoryIsDefault: config.stored_imps.filesystem.directory === DEFAULT_STORED_IMPS_DIRECTORY,
   });
