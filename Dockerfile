@@ -23,6 +23,10 @@ WORKDIR /app
 ENV NODE_ENV=production
 ENV OPENBID_SERVER__HOST=0.0.0.0
 ENV OPENBID_SERVER__PORT=8000
+# The admin listener (/metrics, /currency/rates, /version) on port 6060, its default, reachable
+# from the container's network (a Prometheus beside it) but published only when asked for
+# (`-p 127.0.0.1:6060:6060`). Not EXPOSEd: `docker run -P` would publish it on every interface.
+ENV OPENBID_SERVER__ADMIN_HOST=0.0.0.0
 COPY package.json package-lock.json ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 COPY --from=build /app/dist ./dist

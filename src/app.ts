@@ -142,6 +142,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     storedImps: config.stored_imps,
     accounts: config.accounts,
     logger: logger.child({ component: 'stored-data' }),
+    metrics,
     clock,
     impsDirectoryIsDefault: config.stored_imps.filesystem.directory === DEFAULT_STORED_IMPS_DIRECTORY,
   });
@@ -316,7 +317,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
 /** What the OpenAPI document shows of a configuration (`npm run openapi` writes the defaults'). */
 export const openApiOptions = (config: Config): OpenApiOptions => ({
   storagePath: config.api['storage-path'],
-  metrics: config.metrics.enabled,
+  metrics: config.metrics.enabled && config.server.metrics_on_public_port,
   version: OPENBID_VERSION,
 });
 

@@ -121,7 +121,8 @@ export const startFanoutServer = async (bidders: Record<string, string>, opts: {
 export const startOpenbid = async (config: Record<string, unknown>, opts: { pin?: boolean; env?: Record<string, string>; checkout?: string } = {}): Promise<BenchServer> => {
   const port = await freePort();
   const file = join(mkdtempSync(join(tmpdir(), 'openbid-bench-')), 'config.json');
-  const server = { host: '127.0.0.1', port, ...(config.server as object | undefined) };
+  // The admin listener on a free port of its own: its default (6060) may be taken, or another server's.
+  const server = { host: '127.0.0.1', port, admin_port: await freePort(), ...(config.server as object | undefined) };
   writeFileSync(file, JSON.stringify({ logging: { level: 'warn' }, ...config, server }));
   // Through the launcher, as `npm start` runs it: the Node flags follow the configuration.
   const proc = spawn(join(opts.checkout ?? root, 'bin/openbid'), ['--config', file], { env: { ...process.env, ...opts.env } });

@@ -117,7 +117,14 @@ describe('loadConfig', () => {
     assert.match(problemsOf(() => loadConfig({ raw: { server: { external_url: 'ftp://x' } } }))[0] ?? '', /external_url/);
     assert.match(problemsOf(() => loadConfig({ raw: { cache: { backend: { type: 'redis', redis: { url: 'http://x' } } } } }))[0] ?? '', /redis:\/\//);
     assert.match(problemsOf(() => loadConfig({ raw: { cache: { backend: { redis: { cluster_nodes: ['nope'] } } } } }))[0] ?? '', /not host:port/);
-    assert.deepEqual(problemsOf(() => loadConfig({ raw: { server: { port: 9000, admin_port: 9000 } } })), ['server.admin_port: must differ from server.port']);
+    assert.deepEqual(problemsOf(() => loadConfig({ raw: { server: { port: 9000, admin_port: 9000 } } })), [
+      'server.admin_port: must differ from server.port (9000); the admin listener is on 6060 unless set (0: none)',
+    ]);
+    // Metrics on the admin listener, 127.0.0.1:6060, and off the public port unless asked for.
+    const { admin_port, admin_host, metrics_on_public_port } = loadConfig({ raw: {} }).server;
+    assert.deepEqual({ admin_port, admin_host, metrics_on_public_port }, { admin_port: 6060, admin_host: '127.0.0.1', metrics_on_public_port: false });
+    assert.match(problemsOf(() => loadConfig({ raw: { server: { port: 6060 } } }))[0] ?? '', /^server\.admin_port: must differ from server\.port \(6060\)/);
+    assert.equal(loadConfig({ raw: { server: { port: 6060, admin_port: 0 } } }).server.admin_port, 0);
     assert.equal(loadConfig({ raw: {}, env: { OPENBID_SERVER__ADMIN_PORT: '9001' } }).server.admin_port, 9001);
   });
 

@@ -26,12 +26,12 @@ const ServerSchema = Type.Object(
     lanes: Type.Enum(['all', 'node', 'off'], { default: 'all' }),
     /** Proxies whose X-Forwarded-For names the client: addresses, CIDR ranges, loopback, linklocal, uniquelocal. */
     trusted_proxies: Type.Array(Type.String(), { default: [] }),
-    /** Port of the admin listener (`/metrics`, `/currency/rates`, `/version`; docs/operations.md); 0: no admin listener. */
-    admin_port: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
+    /** Port of the admin listener (`/metrics`, `/currency/rates`, `/version`; docs/operations.md); 0: no admin listener. 6060 as Prebid Server's. */
+    admin_port: Type.Integer({ minimum: 0, maximum: 65535, default: 6060 }),
     /** Address of the admin listener: loopback unless set, so it is never public by accident. */
     admin_host: Type.String({ default: '127.0.0.1' }),
-    /** Whether the public port serves `GET /metrics` too; turn off once the admin listener serves it. */
-    metrics_on_public_port: Type.Boolean({ default: true }),
+    /** Whether the public port serves `GET /metrics` too (the admin listener always does); off, as Prebid Server never serves metrics publicly. */
+    metrics_on_public_port: Type.Boolean({ default: false }),
   },
   strict,
 );

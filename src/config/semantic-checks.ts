@@ -8,7 +8,7 @@ export const semanticProblems = (config: Config): string[] => {
   const problems: string[] = [];
   // One port cannot be both listeners; `0` (any free port) for the public one is tests' business.
   if (config.server.admin_port !== 0 && config.server.admin_port === config.server.port) {
-    problems.push('server.admin_port: must differ from server.port');
+    problems.push(`server.admin_port: must differ from server.port (${config.server.port}); the admin listener is on 6060 unless set (0: none)`);
   }
   const backend = config.cache.backend;
   if (backend.type === 'redis' && backend.redis.cluster_nodes.length === 0 && backend.redis.sentinel.nodes.length === 0 && !isRedisUrl(backend.redis.url)) {

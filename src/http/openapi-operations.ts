@@ -51,7 +51,7 @@ export const operationSpecs = (queries: Readonly<Record<string, TObject>>): Oper
   {
     method: 'get',
     path: '/metrics',
-    summary: 'Prometheus metrics (when `metrics.enabled`)',
+    summary: 'Prometheus metrics (when `server.metrics_on_public_port`; always on the admin listener)',
     ok: [{ status: 200, description: 'Prometheus text exposition.', content: { 'text/plain': 'text' } }],
     errors: [],
   },

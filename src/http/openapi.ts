@@ -17,7 +17,7 @@ import type { OperationSpec, Outcome } from './openapi-operations.js';
 export interface OpenApiOptions {
   /** `api.storage-path`: where module storage answers. */
   readonly storagePath: string;
-  /** `metrics.enabled`: whether `GET /metrics` exists. */
+  /** `metrics.enabled` and `server.metrics_on_public_port`: whether the public port serves `GET /metrics`. */
   readonly metrics: boolean;
   readonly version: string;
 }

@@ -1,6 +1,7 @@
 import { AggregatorRegistry } from 'prom-client';
 import type { Logger } from '../core/logger.js';
 import { asClusterMetricsMessage } from './cluster-messages.js';
+import { singleFlight } from './single-flight.js';
 import type { ClusterMetricsMessage } from './cluster-messages.js';
 import type { MetricFamilySnapshot } from './metrics.js';
 
@@ -27,7 +28,13 @@ export interface WorkerGroup {
  * event-loop lag averaged) and answers the text. A worker that has not answered within
  * `timeoutMs` is left out of that scrape, logged, and counted in
  * `openbid_cluster_metrics_workers_missed_total`; `openbid_cluster_metrics_workers` says how many
- * were in it. Concurrent scrapes are gathered independently. `close` stops listening.
+ * were in it.
+ *
+ * Single-flight: while one gathering runs, every request that arrives (from any worker) waits for
+ * that one and gets its text, so concurrent scrapes cost one gathering, not one each. (Gathered
+ * one per scrape, 100 parallel scrapes queued 100 collects on every worker and 100 aggregations
+ * here: the later ones missed the workers' deadline and answered 500, or left a worker out.) A
+ * request's values are then at most one gathering older than the request. `close` stops listening.
  */
 export const serveClusterMetrics = (opts: { group: WorkerGroup; timeoutMs: number; logger: Logger }): { close(): void } => {
   const { group, timeoutMs, logger } = opts;
@@ -103,13 +110,16 @@ export const serveClusterMetrics = (opts: { group: WorkerGroup; timeoutMs: numbe
     }
   };
 
+  /** The gathering in flight, which every request arriving meanwhile shares. */
+  const sharedAggregate = singleFlight(aggregate);
+
   const onMessage = (worker: WorkerHandle, value: unknown): void => {
     const message = asClusterMetricsMessage(value);
     if (message === undefined) return;
     if (message.kind === 'openbid:metrics:collected') gathering.get(message.id)?.(worker, message.families);
     else if (message.kind === 'openbid:metrics:failed') gathering.get(message.id)?.(worker, undefined);
     else if (message.kind === 'openbid:metrics:request') {
-      aggregate().then(
+      sharedAggregate().then(
         (text) => reply(worker, { kind: 'openbid:metrics:aggregate', id: message.id, ...text }),
         (err: unknown) => {
           logger.error({ err }, 'metrics: cannot aggregate the workers\' metrics');

@@ -1,4 +1,5 @@
 import { asClusterMetricsMessage } from './cluster-messages.js';
+import { singleFlight } from './single-flight.js';
 import type { ClusterMetricsMessage } from './cluster-messages.js';
 import type { Metrics, SnapshotMetrics } from './metrics.js';
 
@@ -15,7 +16,9 @@ export interface PrimaryChannel {
  * the whole process group's text, which it asks the primary for. It rejects when the primary
  * does not answer within `waitMs` (the primary's own deadline plus a margin): a failed scrape,
  * which Prometheus records as such, is better than one worker's counters passed off as the
- * group's (they would look like a counter reset). `close` stops listening.
+ * group's (they would look like a counter reset). Single-flight: scrapes that arrive while this
+ * worker waits for the primary share that answer, so one worker has at most one request out.
+ * `close` stops listening.
  */
 export const createClusterWorkerMetrics = (local: SnapshotMetrics, opts: { channel: PrimaryChannel; waitMs: number }): Metrics & { close(): void } => {
   const { channel, waitMs } = opts;
@@ -36,7 +39,7 @@ export const createClusterWorkerMetrics = (local: SnapshotMetrics, opts: { chann
   };
   channel.on('message', onMessage);
 
-  const render = (): Promise<{ contentType: string; body: string }> => {
+  const ask = (): Promise<{ contentType: string; body: string }> => {
     const id = nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => settle({ kind: 'openbid:metrics:failed', id, error: `the cluster primary did not answer within ${waitMs} ms` }), waitMs);
@@ -50,6 +53,8 @@ export const createClusterWorkerMetrics = (local: SnapshotMetrics, opts: { chann
       channel.send({ kind: 'openbid:metrics:request', id });
     });
   };
+
+  const render = singleFlight(ask);
 
   return {
     counter: (def) => local.counter(def),

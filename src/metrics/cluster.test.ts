@@ -13,13 +13,17 @@ const cluster = (n: number, mute: ReadonlySet<number> = new Set()) => {
   const group = new EventEmitter();
   const workers: Record<number, WorkerHandle> = {};
   const apps = [];
+  const collects = new Map<number, number>();
   for (let id = 1; id <= n; id++) {
     const toWorker = new EventEmitter();
     const handle: WorkerHandle = {
       id,
       process: { pid: 1000 + id },
       isConnected: () => true,
-      send: (m: ClusterMetricsMessage) => (mute.has(id) && m.kind === 'openbid:metrics:collect' ? true : setImmediate(() => toWorker.emit('message', m)) !== undefined),
+      send: (m: ClusterMetricsMessage) => {
+        if (m.kind === 'openbid:metrics:collect') collects.set(id, (collects.get(id) ?? 0) + 1);
+        return mute.has(id) && m.kind === 'openbid:metrics:collect' ? true : setImmediate(() => toWorker.emit('message', m)) !== undefined;
+      },
     };
     workers[id] = handle;
     const channel = {
@@ -32,7 +36,7 @@ const cluster = (n: number, mute: ReadonlySet<number> = new Set()) => {
   const logged: string[] = [];
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
   const primary = serveClusterMetrics({ group: Object.assign(group, { workers }), timeoutMs: 100, logger });
-  return { apps, primary, logged };
+  return { apps, primary, logged, collects };
 };
 
 describe('cluster-wide metrics', () => {
@@ -69,10 +73,35 @@ describe('cluster-wide metrics', () => {
     apps.forEach((a) => a.close());
   });
 
+  it('serves 100 concurrent scrapes with one gathering: one collect per worker, every answer the whole group', async () => {
+    const { apps, primary, collects } = cluster(2);
+    apps.forEach((app, i) => app.counter({ name: 'openbid_things_total', help: 'Things.', labelNames: [] }).inc({}, i + 1));
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => apps[i % 2]!.render()));
+    assert.deepEqual([...collects], [[1, 1], [2, 1]], 'one gathering for the burst');
+    for (const { body } of answers) {
+      assert.match(body, /^openbid_things_total 3$/m);
+      assert.match(body, /^openbid_cluster_metrics_workers 2$/m);
+    }
+    // Settled, it is not kept: the next scrape gathers again, with the values of now.
+    apps[0]!.counter({ name: 'openbid_things_total', help: 'Things.', labelNames: [] }).inc({});
+    assert.match((await apps[1]!.render()).body, /^openbid_things_total 4$/m);
+    assert.deepEqual([...collects], [[1, 2], [2, 2]]);
+    primary.close();
+    apps.forEach((a) => a.close());
+  });
+
   it('fails the scrape when the primary does not answer', async () => {
     const silent = { send: () => undefined, on: () => undefined, off: () => undefined };
     const app = createClusterWorkerMetrics(createPrometheusMetrics({ processMetrics: false }), { channel: silent, waitMs: 50 });
-    await assert.rejects(app.render(), /did not answer within 50 ms/);
+    await assert.rejects(Promise.all([app.render(), app.render()]), /did not answer within 50 ms/);
+    // A failure is not kept either: the next scrape asks again.
+    const sent: unknown[] = [];
+    const counting = { send: (m: unknown) => void sent.push(m), on: () => undefined, off: () => undefined };
+    const other = createClusterWorkerMetrics(createPrometheusMetrics({ processMetrics: false }), { channel: counting, waitMs: 20 });
+    await assert.rejects(Promise.all([other.render(), other.render()]));
+    await assert.rejects(other.render());
+    assert.equal(sent.length, 2);
+    other.close();
     app.close();
   });
 });

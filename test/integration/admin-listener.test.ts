@@ -47,22 +47,31 @@ const stop = async (server: ServerProcess): Promise<void> => {
 };
 
 describe('the admin listener', () => {
-  it('is off by default: one listening socket, /metrics on the public port, /currency/rates and /version on none', async () => {
-    const server = await startServerProcess();
+  it('with admin_port 0 is off: one listening socket, and /metrics, /currency/rates and /version on none', async () => {
+    const server = await startServerProcess({ server: { admin_port: 0 } });
     try {
       assert.deepEqual(listeningAddresses(server.proc.pid), [`127.0.0.1:${server.port}`]);
       assert.doesNotMatch(server.output(), /admin on/);
-      const metrics = await get(`${server.baseUrl}/metrics`);
-      assert.equal(metrics.status, 200);
-      assert.match(await metrics.text(), /openbid_http_requests_total/);
-      assert.equal((await get(`${server.baseUrl}/currency/rates`)).status, 404);
-      assert.equal((await get(`${server.baseUrl}/version`)).status, 404);
+      for (const path of ['/metrics', '/currency/rates', '/version']) assert.equal((await get(`${server.baseUrl}${path}`)).status, 404, path);
     } finally {
       await stop(server);
     }
   });
 
-  it('serves /metrics, /currency/rates and /version on 127.0.0.1 by default, and /metrics no longer on the public port when told', async () => {
+  it('serves /metrics on the public port too only with metrics_on_public_port: true', async () => {
+    const server = await startServerProcess({ server: { metrics_on_public_port: true } });
+    try {
+      for (const base of [server.baseUrl, server.adminUrl]) {
+        const metrics = await get(`${base}/metrics`);
+        assert.equal(metrics.status, 200, base);
+        assert.match(await metrics.text(), /openbid_http_requests_total/);
+      }
+    } finally {
+      await stop(server);
+    }
+  });
+
+  it('serves /metrics, /currency/rates and /version on 127.0.0.1 by default, and none of them on the public port', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'openbid-admin-'));
     const ratesFile = join(dir, 'rates.json');
     writeFileSync(ratesFile, JSON.stringify({ dataAsOf: '2024-03-01', conversions: { USD: { EUR: 0.9, GBP: 0.8 } } }));
@@ -70,7 +79,7 @@ describe('the admin listener', () => {
     const startedAt = Date.now();
     // The public port on every interface, so the admin's loopback address is its own default, not inherited.
     const server = await startServerProcess({
-      server: { host: '0.0.0.0', admin_port: adminPort, metrics_on_public_port: false },
+      server: { host: '0.0.0.0', admin_port: adminPort },
       auction: { currency: { file: ratesFile, refresh_interval_ms: 60_000 } },
     });
     const admin = `http://127.0.0.1:${adminPort}`;
@@ -119,7 +128,6 @@ describe('the admin listener', () => {
     const server = await startServerProcess({ server: { admin_port: adminPort } });
     try {
       assert.deepEqual(await (await get(`http://127.0.0.1:${adminPort}/currency/rates`)).json(), { active: false });
-      assert.equal((await get(`${server.baseUrl}/metrics`)).status, 200, 'metrics_on_public_port defaults to true');
     } finally {
       await stop(server);
     }

@@ -31,7 +31,7 @@ describe('auction and AMP records and metrics', () => {
       });
       assert.equal(auction.statusCode, 200, auction.body);
 
-      const metrics = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;
+      const metrics = (await app.metrics.render()).body;
       for (const line of [
         'openbid_auctions_total{endpoint="amp",result="bids"} 1',
         'openbid_auctions_total{endpoint="amp",result="rejected"} 1',

@@ -116,7 +116,7 @@ describe('auction preparation', () => {
     assert.equal(notJson.statusCode, 400);
     const missingTag = await app.server.inject({ method: 'GET', url: '/openrtb2/amp?tag_id=nope' });
     assert.equal(missingTag.statusCode, 400);
-    const metrics = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;
+    const metrics = (await app.metrics.render()).body;
     assert.match(metrics, /openbid_auctions_total\{endpoint="auction",result="rejected"\} [3-9]/);
     assert.match(metrics, /openbid_auctions_total\{endpoint="amp",result="rejected"\} 1/);
 

@@ -110,7 +110,7 @@ describe('buyer ids from the uids cookie', () => {
   });
 
   it('counts auctions by their cookie', async () => {
-    const metrics = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;
+    const metrics = (await app.metrics.render()).body;
     assert.match(metrics, /openbid_auction_uids_cookies_total\{state="with-ids"\} [4-9]/);
     assert.match(metrics, /openbid_auction_uids_cookies_total\{state="absent"\} [1-9]/);
     assert.match(metrics, /openbid_auction_uids_cookies_total\{state="without-ids"\} [1-9]/);

@@ -64,7 +64,7 @@ describe('/cache on Redis', () => {
   it('reports Redis call latency in /metrics', async () => {
     await put([{ type: 'xml', value: '<m/>' }]);
     await app.server.inject({ method: 'GET', url: `/cache?uuid=${uid(1)}` });
-    const text = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;
+    const text = (await app.metrics.render()).body;
     assert.match(text, /openbid_store_call_duration_seconds_count\{store="cache",op="put"\} [1-9]/);
     assert.match(text, /openbid_store_call_duration_seconds_count\{store="cache",op="get"\} [1-9]/);
   });
@@ -107,7 +107,7 @@ describe('/cache when Redis fails', () => {
       assert.equal(hungPut.body, 'timeout writing value to the backend.');
       assert.equal(hungGet.statusCode, 504);
       assert.ok(elapsed < 2 * TIMEOUT_MS + 250, `two requests took ${elapsed} ms`);
-      const metrics = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;
+      const metrics = (await app.metrics.render()).body;
       assert.match(metrics, /openbid_store_errors_total\{store="cache",op="put",reason="timeout"\} 1/);
       assert.match(metrics, /openbid_cache_puts_total\{type="xml",result="error"\} 1/);
 

@@ -212,7 +212,7 @@ describe('POST /cookie_sync', () => {
     try {
       await m.server.inject({ method: 'POST', url: '/cookie_sync', payload: JSON.stringify({ bidders: ['alpha', 'beta'], gdpr: 0 }), headers: { cookie: `uids=${cookieWith({ betafam: Date.now() + DAY })}` } });
       await m.server.inject({ method: 'POST', url: '/cookie_sync', payload: '{' });
-      const text = (await m.server.inject({ method: 'GET', url: '/metrics' })).body;
+      const text = (await m.metrics.render()).body;
       assert.match(text, /openbid_cookie_sync_requests_total\{result="ok"\} 1/);
       assert.match(text, /openbid_cookie_sync_requests_total\{result="bad_request"\} 1/);
       assert.match(text, /openbid_cookie_sync_syncers_total\{family="alpha",outcome="ok"\} 1/);

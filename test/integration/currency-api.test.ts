@@ -58,7 +58,7 @@ const auction = async (): Promise<AuctionAnswer> => {
 };
 const priceOf = (answer: AuctionAnswer): number | undefined => answer.seatbid?.[0]?.bid[0]?.price;
 
-const metricsText = async (): Promise<string> => (await request(`${base}/metrics`)).body.text();
+const metricsText = async (): Promise<string> => (await app.metrics.render()).body;
 
 /** Reads of the rates the app has finished (and applied or refused), from its metrics. */
 const refreshesDone = async (): Promise<number> =>

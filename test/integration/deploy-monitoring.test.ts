@@ -104,7 +104,9 @@ describe('deploy/: Prometheus rules and Grafana dashboard', () => {
       await call('/openrtb2/amp?tag_id=none&w=300&h=250');
       await call('/cookie_sync', json({ bidders: ['alpha'] }));
       await call('/setuid?bidder=alpha&uid=u1');
-      const text = await call('/metrics');
+      const metrics = await fetch(`${server.adminUrl ?? assert.fail('no admin listener')}/metrics`);
+      assert.equal(metrics.status, 200);
+      const text = await metrics.text();
       const exported = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1]));
       const missing = [...used].filter((n) => !exported.has(n));
       assert.deepEqual(missing, [], `used by deploy/ but not exported: ${missing.join(', ')}`);

@@ -155,9 +155,10 @@ describe('Dockerfile', () => {
     for (const dep of Object.keys(pkg.dependencies)) assert.ok(existsSync(join(modules, dep)), `dependency ${dep} is missing from the final stage`);
     assert.ok(existsSync(join(workdir, 'dist/main.js')) && existsSync(join(workdir, 'dist/build-info.json')));
 
-    // `docker run -e`: the port and address are a test's own; the rest is the image's ENV.
-    const port = await freePort();
-    const runEnv = { ...env, OPENBID_SERVER__PORT: String(port), OPENBID_SERVER__HOST: '127.0.0.1' };
+    // `docker run -e`: the ports and addresses are a test's own; the rest is the image's ENV.
+    assert.equal(env.OPENBID_SERVER__ADMIN_HOST, '0.0.0.0', 'the admin listener is reachable from the container network');
+    const [port, adminPort] = [await freePort(), await freePort()];
+    const runEnv = { ...env, OPENBID_SERVER__PORT: String(port), OPENBID_SERVER__HOST: '127.0.0.1', OPENBID_SERVER__ADMIN_PORT: String(adminPort), OPENBID_SERVER__ADMIN_HOST: '127.0.0.1' };
     const healthy = (): boolean => spawnSync(healthcheck[0] ?? '', healthcheck.slice(1), { cwd: workdir, env: runEnv, timeout: 5000 }).status === 0;
     assert.equal(healthy(), false, 'the HEALTHCHECK must fail while nothing serves');
     const server = spawn(cmd[0] ?? '', cmd.slice(1), { cwd: workdir, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -169,6 +170,9 @@ describe('Dockerfile', () => {
       await waitFor('the HEALTHCHECK to pass', () => Promise.resolve(healthy()), 15_000).catch((err: Error) => assert.fail(`${err.message}\n${out}`));
       const amp = await fetch(`http://127.0.0.1:${port}/openrtb2/amp?tag_id=nope`, { signal: AbortSignal.timeout(5000) });
       assert.equal(amp.status, 400, 'the image serves the auction routes');
+      // Metrics on the admin listener only.
+      assert.equal((await fetch(`http://127.0.0.1:${adminPort}/metrics`, { signal: AbortSignal.timeout(5000) })).status, 200);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(5000) })).status, 404);
     } finally {
       server.kill('SIGTERM');
       assert.equal(await exited, 0, out);

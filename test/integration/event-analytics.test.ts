@@ -30,8 +30,8 @@ describe('/event to analytics', () => {
       assert.deepEqual(collector.received.flat(), expected);
       // The module counts a batch once the collector's answer is back, a moment after it arrived.
       const written = 'openbid_analytics_records_total{module="http",result="written"} 2';
-      await waitFor('http delivery counted', async () => (await app.server.inject({ method: 'GET', url: '/metrics' })).body.includes(written), 5000);
-      const metrics = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;
+      await waitFor('http delivery counted', async () => (await app.metrics.render()).body.includes(written), 5000);
+      const metrics = (await app.metrics.render()).body;
       for (const line of [
         'openbid_events_total{type="win",result="recorded"} 1',
         'openbid_events_total{type="imp",result="recorded"} 1',
@@ -52,7 +52,7 @@ describe('/event to analytics', () => {
     const app = await buildTestApp({ accounts: { by_id: { off: { events: { enabled: false } } } } });
     try {
       await app.server.inject({ method: 'GET', url: '/event?t=win&b=b&a=off&bidder=x' });
-      const metrics = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;
+      const metrics = (await app.metrics.render()).body;
       assert.ok(metrics.includes('openbid_events_total{type="win",result="account_disabled"} 1'));
     } finally {
       await app.close();

@@ -147,7 +147,7 @@ describe('the socket lane, the node lane and Fastify answer alike', () => {
 
   it('with both feeding the same request metrics', async () => {
     const count = async (): Promise<number> => {
-      const text = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;
+      const text = (await app.metrics.render()).body;
       return Number(/openbid_http_requests_total\{route="\/cache",method="GET",status="404"\} (\d+)/.exec(text)?.[1] ?? 0);
     };
     const before = await count();

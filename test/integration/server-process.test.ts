@@ -48,7 +48,8 @@ describe('openbid command line', () => {
 
   it('a port in use exits 1 naming server.port and OPENBID_SERVER__PORT', async () => {
     await withPortInUse(async (port) => {
-      const run = runCli([], { OPENBID_SERVER__HOST: '127.0.0.1', OPENBID_SERVER__PORT: String(port) });
+      // No admin listener: its default port (6060) may be taken on this machine, and would be named instead.
+      const run = runCli([], { OPENBID_SERVER__HOST: '127.0.0.1', OPENBID_SERVER__PORT: String(port), OPENBID_SERVER__ADMIN_PORT: '0' });
       assert.equal(await run.exited, 1);
       assert.ok(
         run.output().includes(`openbid: cannot listen: 127.0.0.1:${port} is already in use; choose another port with server.port or OPENBID_SERVER__PORT`),
@@ -109,7 +110,7 @@ describe('openbid server process', () => {
         await waitFor('the listening line', async () => server.output().includes(' listening on '), 5_000);
         const lines = server.output().split('\n').filter((l) => l.includes(' listening on '));
         assert.equal(lines.length, 1, server.output());
-        assert.ok(lines[0]?.includes(`"msg":"openbid ${pkg.version} listening on ${server.baseUrl}"`), lines[0]);
+        assert.ok(lines[0]?.includes(`"msg":"openbid ${pkg.version} listening on ${server.baseUrl}; admin on ${server.adminUrl}"`), lines[0]);
         assert.ok(!server.output().includes('configuration loaded'), `config dumped at ${level}`);
       } finally {
         server.proc.kill('SIGTERM');
@@ -118,12 +119,12 @@ describe('openbid server process', () => {
     }
   });
 
-  it('exposes Prometheus metrics for requests and cache operations', async () => {
+  it('exposes Prometheus metrics for requests and cache operations on the admin listener', async () => {
     const server = await startServerProcess();
     try {
       await fetch(`${server.baseUrl}/cache`, { method: 'POST', body: JSON.stringify({ puts: [{ type: 'xml', value: '<a/>' }] }) });
       await fetch(`${server.baseUrl}/cache?uuid=00000000-0000-4000-8000-00000000beef`);
-      const res = await fetch(`${server.baseUrl}/metrics`);
+      const res = await fetch(`${server.adminUrl ?? assert.fail('no admin listener')}/metrics`);
       assert.equal(res.status, 200);
       const text = await res.text();
       for (const line of [

@@ -259,7 +259,7 @@ describe('GET /setuid metrics', () => {
     await get('/setuid?bidder=openx&uid=');
     await get('/setuid?bidder=nobody-knows-me&uid=1');
     await get('/setuid?bidder=openx&uid=1', OPTED_OUT);
-    const text = (await get('/metrics')).body;
+    const text = (await app.metrics.render()).body;
     assert.match(text, /openbid_setuid_requests_total\{bidder="openx",result="ok"\} [1-9]/);
     assert.match(text, /openbid_setuid_requests_total\{bidder="openx",result="cleared"\} [1-9]/);
     assert.match(text, /openbid_setuid_requests_total\{bidder="openx",result="opted_out"\} [1-9]/);

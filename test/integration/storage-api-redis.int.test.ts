@@ -86,7 +86,7 @@ describe('/storage on Redis', () => {
       const res = await write(app, { key: 'k', value: 'v', type: 'text', application: 'a1' });
       assert.equal(res.statusCode, 503);
       assert.equal(res.body, "storage write for application 'a1' failed.");
-      const metrics = (await app.server.inject({ method: 'GET', url: '/metrics' })).body;
+      const metrics = (await app.metrics.render()).body;
       assert.match(metrics, /openbid_storage_operations_total\{application="a1",op="write",result="error"\} 1/);
     } finally {
       await app.close();

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { isAppError } from '../../src/core/app-error.js';
 import type { Logger } from '../../src/core/logger.js';
 import { silentLogger } from '../../src/core/logger.js';
+import { noopMetrics } from '../../src/metrics/noop.js';
 import { createStoredDataSources, migrateStoredData } from '../../src/stored/backends/stored-data.js';
 import type { StoredDataOptions, StoredDataSources } from '../../src/stored/backends/stored-data.js';
 import { freePort, waitFor } from '../support/ports.js';
@@ -52,6 +53,7 @@ describe('stored data sources: files, Postgres and HTTP in a chain', () => {
       http: { endpoint: over.http ?? http.endpoint, timeout_ms: 300 },
     },
     logger: over.logger ?? silentLogger,
+    metrics: noopMetrics,
   });
   const sources = async (over: Parameters<typeof options>[0] = {}): Promise<StoredDataSources> => {
     const s = await createStoredDataSources(options(over));

@@ -2,8 +2,14 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import pino from 'pino';
+import type { Logger } from '../../src/core/logger.js';
 import { silentLogger } from '../../src/core/logger.js';
+import type { Metrics } from '../../src/metrics/metrics.js';
+import { noopMetrics } from '../../src/metrics/noop.js';
+import { createPrometheusMetrics } from '../../src/metrics/prometheus.js';
 import { createStoredDataSources, migrateStoredData } from '../../src/stored/backends/stored-data.js';
+import type { StoredDataSources } from '../../src/stored/backends/stored-data.js';
 import { startPostgres } from '../support/postgres.js';
 import type { PostgresServer } from '../support/postgres.js';
 import { startServerProcess } from '../support/server-process.js';
@@ -150,8 +156,9 @@ describe('Postgres changes reach every instance (two real processes)', () => {
     await stop(both);
   });
 
-  it('in process, from commit to the new version served: 20 updates, median and worst printed, each within the bound', async () => {
-    const sources = await createStoredDataSources({
+  /** Stored data in this process on the test database, listening for notifications (no poll). */
+  const inProcess = (logger: Logger = silentLogger, metrics: Metrics = noopMetrics): Promise<StoredDataSources> =>
+    createStoredDataSources({
       storedRequests: {
         filesystem: { directory: '' },
         postgres: { connection_string: db.url, pool_size: 2, timeout_ms: 1_000, change_notifications: true, change_poll_interval_seconds: 0 },
@@ -162,17 +169,33 @@ describe('Postgres changes reach every instance (two real processes)', () => {
       },
       storedImps: { filesystem: { directory: '' } },
       accounts: { by_id: {}, filesystem: { directory: '' }, postgres: { enabled: false }, http: { endpoint: '', timeout_ms: 100 } },
-      logger: silentLogger,
+      logger,
+      metrics,
     });
+  /** Stored request `tag-1`'s `site.keywords` as `sources` serve it (from their cache when there). */
+  const keywordsOf = async (sources: StoredDataSources): Promise<string | undefined> => {
+    const text = (await sources.storedRequests.fetchRequests(['tag-1'], [])).requests.get('tag-1');
+    return text === undefined ? undefined : (JSON.parse(text) as { site: { keywords: string } }).site.keywords;
+  };
+  /**
+   * Until `sources` listen: a cached entry changes only once the listener drops it (a notification,
+   * or the drop of everything that follows its LISTEN), so `keywords` showing over a cached older
+   * version means it is up.
+   */
+  const untilListening = async (sources: StoredDataSources, keywords: string): Promise<void> => {
+    await setRequest(`${keywords}-before`);
+    await keywordsOf(sources);
+    await setRequest(keywords);
+    const startBy = performance.now() + 10_000;
+    while ((await keywordsOf(sources)) !== keywords && performance.now() < startBy) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(await keywordsOf(sources), keywords, 'not listening 10 s after the start');
+  };
+
+  it('in process, from commit to the new version served: 20 updates, median and worst printed, each within the bound', async () => {
+    const sources = await inProcess();
     try {
-      const keywords = async (): Promise<string | undefined> => {
-        const text = (await sources.storedRequests.fetchRequests(['tag-1'], [])).requests.get('tag-1');
-        return text === undefined ? undefined : (JSON.parse(text) as { site: { keywords: string } }).site.keywords;
-      };
-      // Listening: a change made now is seen (the first connect drops everything, so wait for it).
-      await setRequest('m-start');
-      const startBy = performance.now() + 10_000;
-      while ((await keywords()) !== 'm-start' && performance.now() < startBy) await new Promise((r) => setTimeout(r, 10));
+      const keywords = (): Promise<string | undefined> => keywordsOf(sources);
+      await untilListening(sources, 'm-start');
       const took: number[] = [];
       for (let i = 0; i < 20; i++) {
         assert.equal(await keywords(), i === 0 ? 'm-start' : `m${i - 1}`, 'cached before the change');
@@ -185,6 +208,46 @@ describe('Postgres changes reach every instance (two real processes)', () => {
       took.sort((a, b) => a - b);
       console.log(`# in process, commit to served: median ${took[10]?.toFixed(2)} ms, worst ${took[19]?.toFixed(2)} ms of 20`);
       assert.ok((took[19] ?? Infinity) < PROPAGATION_BOUND_MS);
+    } finally {
+      await sources.close();
+    }
+  });
+
+  it('a NOTIFY that is not the trigger\'s is logged (throttled), counted and changes nothing; a valid one still drops its entry', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+    const metrics = createPrometheusMetrics({ processMetrics: false });
+    const ignored = async (): Promise<number> => Number(/^openbid_stored_data_changes_ignored_total\{via="notify"\} (\d+)$/m.exec((await metrics.render()).body)?.[1] ?? 0);
+    const sources = await inProcess(logger, metrics);
+    try {
+      await untilListening(sources, 'n-cached');
+      // The row changes behind the cache's back (no trigger, so no notification): only an
+      // invalidation can make the new version show.
+      await db.admin.query('ALTER TABLE stored_requests DISABLE TRIGGER openbid_changed');
+      await setRequest('n-silent');
+      await db.admin.query('ALTER TABLE stored_requests ENABLE TRIGGER openbid_changed');
+      assert.equal(await keywordsOf(sources), 'n-cached');
+
+      const garbage = ['not json', '', '[]', '{"k":"table","a":"","i":"tag-1"}', '{"k":"request","a":"","i":1}', '{"k":"request","a":""}', '{"k":"__proto__","a":"","i":"tag-1"}'];
+      for (const payload of garbage) await db.admin.query(`SELECT pg_notify('openbid_stored_data', $1)`, [payload]);
+      // A dropped cache shows at the end of the turn a notification comes in (milliseconds).
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(await keywordsOf(sources), 'n-cached', 'an invalid notification dropped the cached entry');
+      const countBy = performance.now() + 5_000;
+      while ((await ignored()) < garbage.length && performance.now() < countBy) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(await ignored(), garbage.length, 'every invalid notification counted');
+      assert.equal(await keywordsOf(sources), 'n-cached', 'an invalid notification dropped the cached entry');
+      const warned = lines.filter((l) => l.includes('not a change the openbid trigger writes'));
+      assert.equal(warned.length, 1, `one line per 5 s, not one per notification:\n${lines.join('')}`);
+      assert.equal((JSON.parse(warned[0] ?? '{}') as { payload?: string }).payload, 'not json');
+
+      const sent = performance.now();
+      await db.admin.query(`SELECT pg_notify('openbid_stored_data', $1)`, [JSON.stringify({ k: 'request', a: '', i: 'tag-1' })]);
+      while ((await keywordsOf(sources)) !== 'n-silent' && performance.now() - sent < PROPAGATION_BOUND_MS) await new Promise((r) => setTimeout(r, 1));
+      const took = performance.now() - sent;
+      assert.equal(await keywordsOf(sources), 'n-silent', 'the valid notification did not drop the entry');
+      assert.equal(await ignored(), garbage.length);
+      console.log(`# ${garbage.length} invalid notifications: ${garbage.length} counted, ${warned.length} line logged, the cached entry kept; a valid one served the new version after ${took.toFixed(1)} ms`);
     } finally {
       await sources.close();
     }

@@ -10,6 +10,8 @@ const BIN = new URL('../../bin/openbid', import.meta.url).pathname;
 export interface ServerProcess {
   readonly port: number;
   readonly baseUrl: string;
+  /** The admin listener's base URL (`server.admin_port` on 127.0.0.1); undefined with `admin_port: 0`. */
+  readonly adminUrl: string | undefined;
   readonly proc: ChildProcess;
   /** Everything the process printed so far. */
   output(): string;
@@ -33,12 +35,15 @@ export const runCli = (args: string[], env: Record<string, string> = {}): { proc
  * else on a free port. It also waits for the process to say where it listens (it says so at any
  * logging level but `silent`, where only `/status` is waited for): a free port can be taken by
  * another test's server between `freePort` and the start, and that server's `/status` must not
- * pass for this one's.
+ * pass for this one's. The admin listener gets a free port too unless `server.admin_port` is
+ * given (its default, 6060, would be every test server's at once); `adminUrl` is where it is.
  */
 export const startServerProcess = async (config: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<ServerProcess> => {
   const given = (config.server as { port?: unknown } | undefined)?.port;
   const port = typeof given === 'number' ? given : await freePort();
-  const server = { host: '127.0.0.1', port, ...(config.server as Record<string, unknown> | undefined) };
+  const givenAdmin = (config.server as { admin_port?: unknown } | undefined)?.admin_port;
+  const adminPort = typeof givenAdmin === 'number' ? givenAdmin : await freePort();
+  const server = { host: '127.0.0.1', port, admin_port: adminPort, ...(config.server as Record<string, unknown> | undefined) };
   const file = join(mkdtempSync(join(tmpdir(), 'openbid-proc-')), 'config.json');
   writeFileSync(file, JSON.stringify({ ...config, server }));
   const run = runCli(['--config', file], env);
@@ -57,5 +62,6 @@ export const startServerProcess = async (config: Record<string, unknown> = {}, e
     run.proc.kill('SIGKILL');
     throw new Error(`${(err as Error).message}\n--- output ---\n${run.output()}`);
   }
-  return { port, baseUrl, proc: run.proc, output: run.output, exited: run.exited };
+  const adminUrl = adminPort === 0 ? undefined : `http://127.0.0.1:${adminPort}`;
+  return { port, baseUrl, adminUrl, proc: run.proc, output: run.output, exited: run.exited };
 };

@@ -39,7 +39,7 @@ export const currencyRatesAnswer = (info: ServerRatesInfo | undefined): Answer =
   return { status: 200, contentType: JSON_TYPE, body: JSON.stringify(body) };
 };
 
-/** `GET /metrics`: whatever the metrics registry renders, as the public `/metrics` answers it. */
+/** `GET /metrics`: whatever the metrics registry renders (the public port answers the same with `server.metrics_on_public_port`). */
 export const metricsAnswer = async (metrics: Metrics): Promise<Answer> => {
   const { contentType, body } = await metrics.render();
   return { status: 200, contentType, body };

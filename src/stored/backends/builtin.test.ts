@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { silentLogger } from '../../core/logger.js';
+import { noopMetrics } from '../../metrics/noop.js';
 import { PROTOTYPE_KEYS } from '../../../test/support/prototype-keys.js';
 import { BUILTIN_STORED_BACKENDS } from './builtin.js';
 import { nothingFound } from '../stored-request-fetcher.js';
@@ -23,6 +24,7 @@ const options = (order: readonly string[], requestsDir = '', postgresAccounts = 
   storedImps: { filesystem: { directory: '' } },
   accounts: { by_id: {}, filesystem: { directory: '' }, postgres: { enabled: postgresAccounts }, http: { endpoint: '', timeout_ms: 100 } },
   logger: silentLogger,
+  metrics: noopMetrics,
 });
 
 describe('built-in stored data sources', () => {

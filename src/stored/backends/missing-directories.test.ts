@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Logger } from '../../core/logger.js';
+import { noopMetrics } from '../../metrics/noop.js';
 import { silentLogger } from '../../core/logger.js';
 import { reportMissingDirectories } from './missing-directories.js';
 import { createStoredDataSources } from './stored-data.js';
@@ -69,6 +70,7 @@ describe('createStoredDataSources: missing folders', () => {
     accounts: { by_id: {}, filesystem: { directory: dirs.accounts }, postgres: { enabled: false }, http: { endpoint: '', timeout_ms: 100 } },
     logger,
     impsDirectoryIsDefault,
+    metrics: noopMetrics,
   });
 
   it('warns of each configured folder that is missing; the default imps folder only at debug', async () => {

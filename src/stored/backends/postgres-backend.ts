@@ -9,7 +9,7 @@ import type { PostgresSlice, StoredBackendFactory } from './stored-backend.js';
  * not reachable or not migrated yet is logged, not fatal: lookups fail (and the chain passes over
  * it) until it is.
  */
-export const postgresBackend: StoredBackendFactory = async ({ storedRequests: sr, accounts: ac }, { logger }) => {
+export const postgresBackend: StoredBackendFactory = async ({ storedRequests: sr, accounts: ac }, { logger, metrics }) => {
   if (ac.postgres.enabled && sr.postgres.connection_string === '') {
     throw new Error('accounts.postgres.enabled needs stored_requests.postgres.connection_string');
   }
@@ -22,6 +22,11 @@ export const postgresBackend: StoredBackendFactory = async ({ storedRequests: sr
   pool.query('SELECT 1 FROM stored_requests, stored_imps, accounts LIMIT 0').catch((err: Error) =>
     logger.warn({ err: { message: err.message } }, 'postgres stored data is not usable yet (is the database up, and migrated with `openbid db migrate`?)'),
   );
+  const ignored = metrics.counter({
+    name: 'openbid_stored_data_changes_ignored_total',
+    help: 'Postgres change notifications (via="notify") and change-log rows (via="poll") ignored because they are not what the openbid trigger writes.',
+    labelNames: ['via'],
+  });
   let watch: { close(): Promise<void> } | undefined;
   return {
     storedRequests: createPostgresStoredRequestFetcher({ pool, timeoutMs: slice.timeout_ms }),
@@ -35,6 +40,7 @@ export const postgresBackend: StoredBackendFactory = async ({ storedRequests: sr
         pollIntervalMs: slice.change_poll_interval_seconds * 1000,
         timeoutMs: slice.timeout_ms,
         logger: logger.child({ component: 'postgres-changes' }),
+        onInvalid: (via) => ignored.inc({ via }),
         ...on,
       });
     },

@@ -5,11 +5,14 @@ import type { StoredChange } from '../fetcher-cache.js';
 import { backoffMs, createChangeBatcher, parseChange } from './postgres-changes.js';
 
 describe('postgres change notifications: the pure parts', () => {
-  it("reads the trigger's payload, and nothing else, as a change", () => {
+  it("reads the trigger's payload as a change, its kind alone as everything, and anything else as invalid", () => {
     assert.deepEqual(parseChange('{"k":"request","a":"","i":"tag-1"}'), { kind: 'request', accountId: '', id: 'tag-1' });
     assert.deepEqual(parseChange('{"k":"account","a":"","i":"pub"}'), { kind: 'account', accountId: '', id: 'pub' });
-    // Too long to name (the trigger sends only the kind), or not ours: everything is dropped.
-    for (const p of ['{"k":"imp"}', '{"k":"table","a":"","i":"x"}', '{"k":"imp","a":1,"i":"x"}', 'not json', '', undefined]) assert.equal(parseChange(p), undefined, String(p));
+    // Too long to name: the trigger sends only the kind.
+    assert.equal(parseChange('{"k":"imp"}'), 'everything');
+    // Not the trigger's: names nothing, so changes nothing.
+    const garbage = ['{"k":"table","a":"","i":"x"}', '{"k":"imp","a":1,"i":"x"}', '{"k":"imp","a":""}', '{"k":"imp","a":null,"i":null}', '{"k":"__proto__"}', '{"k":"constructor"}', '{}', '[]', 'null', '"imp"', '1', 'not json', '{"k":"imp"', '', undefined];
+    for (const p of garbage) assert.equal(parseChange(p), 'invalid', String(p));
   });
 
   it('hands one turn of changes over at once, then starts a new batch', async () => {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Pool } from 'pg';
+import { throttledLog } from '../../core/log-throttle.js';
 import type { Logger } from '../../core/logger.js';
 import type { StoredChange, StoredKind } from '../fetcher-cache.js';
 
@@ -32,6 +33,11 @@ export interface PostgresChangeWatchOptions {
    * batch overflowed, a change was too long to name, or the log had more than `maxBatch` rows.
    */
   readonly onAllChanged: () => void;
+  /**
+   * A notification (`notify`) or change-log row (`poll`) that is not the trigger's was ignored
+   * (and logged, at most once per 5 s): for a counter. Nothing else follows from it.
+   */
+  readonly onInvalid?: (via: 'notify' | 'poll') => void;
   readonly logger: Logger;
   /** Most changes held for one batch (and read per poll); more drops everything instead. Default 10,000. */
   readonly maxBatch?: number;
@@ -65,18 +71,28 @@ const POLL_SQL = `
 const KINDS: ReadonlySet<string> = new Set<StoredKind>(['request', 'imp', 'account']);
 
 /**
- * A notification's payload as a change; `undefined` when it names no row (too long for NOTIFY, or
- * not ours), which the caller treats as "everything changed".
+ * A notification's payload as the trigger writes it: the change it names (`{"k", "a", "i"}`);
+ * `'everything'` for a payload naming only a known kind (the trigger's answer to an id too long
+ * for NOTIFY), which the caller treats as "everything changed"; `'invalid'` for anything else
+ * (not JSON, not an object, an unknown kind, a member of the wrong type), which names nothing and
+ * so must change nothing.
  */
-export const parseChange = (payload: string | undefined): StoredChange | undefined => {
+export const parseChange = (payload: string | undefined): StoredChange | 'everything' | 'invalid' => {
+  let p: unknown;
   try {
-    const p = JSON.parse(payload ?? '') as { k?: unknown; a?: unknown; i?: unknown };
-    if (typeof p.k === 'string' && KINDS.has(p.k) && typeof p.a === 'string' && typeof p.i === 'string') return { kind: p.k as StoredKind, accountId: p.a, id: p.i };
+    p = JSON.parse(payload ?? '');
   } catch {
-    // not JSON: not ours to read
+    return 'invalid';
   }
-  return undefined;
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) return 'invalid';
+  const { k, a, i } = p as { k?: unknown; a?: unknown; i?: unknown };
+  if (typeof k !== 'string' || !KINDS.has(k)) return 'invalid';
+  if (a === undefined && i === undefined) return 'everything';
+  return typeof a === 'string' && typeof i === 'string' ? { kind: k as StoredKind, accountId: a, id: i } : 'invalid';
 };
+
+/** How much of an invalid payload a log line shows (a payload may be up to 8000 bytes). */
+const PAYLOAD_LOG_CHARS = 200;
 
 /**
  * Collects changes until the end of the event-loop turn, then hands them over at once (a bulk
@@ -134,6 +150,18 @@ export const watchPostgresChanges = (opts: PostgresChangeWatchOptions): Postgres
   let reconnectTimer: NodeJS.Timeout | undefined;
   let heartbeatTimer: NodeJS.Timeout | undefined;
   let pollTimer: NodeJS.Timeout | undefined;
+  const invalidLog = throttledLog();
+
+  /** A payload or log row into the batch; one that is not the trigger's is logged, counted and ignored. */
+  const accept = (payload: string | undefined, via: 'notify' | 'poll'): void => {
+    const parsed = parseChange(payload);
+    if (parsed === 'invalid') {
+      opts.onInvalid?.(via);
+      invalidLog((suppressed) =>
+        logger.warn({ via, payload: (payload ?? '').slice(0, PAYLOAD_LOG_CHARS), suppressed }, 'postgres stored data change ignored: not a change the openbid trigger writes; nothing dropped from the cache'),
+      );
+    } else batcher.add(parsed === 'everything' ? undefined : parsed);
+  };
 
   const drop = (c: pg.Client, why: string): void => {
     if (client !== c) return;
@@ -174,7 +202,7 @@ export const watchPostgresChanges = (opts: PostgresChangeWatchOptions): Postgres
     c.on('error', (err) => drop(c, err.message));
     c.on('end', () => drop(c, 'connection ended'));
     c.on('notification', (msg) => {
-      if (msg.channel === CHANGES_CHANNEL) batcher.add(parseChange(msg.payload));
+      if (msg.channel === CHANGES_CHANNEL) accept(msg.payload, 'notify');
     });
     try {
       await c.connect();
@@ -205,7 +233,7 @@ export const watchPostgresChanges = (opts: PostgresChangeWatchOptions): Postgres
       pollFailing = false;
       const rows = result.rows.filter((r) => r.kind !== null);
       if (rows.length > limit) batcher.add(undefined);
-      else for (const r of rows) batcher.add(parseChange(JSON.stringify({ k: r.kind, a: r.account_id, i: r.id })));
+      else for (const r of rows) accept(JSON.stringify({ k: r.kind, a: r.account_id, i: r.id }), 'poll');
       since = result.rows[0]?.now ?? since;
     } catch (err) {
       // Closing ends the pool under a poll in flight: not worth a warning.

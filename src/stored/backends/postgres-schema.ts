@@ -16,7 +16,7 @@ import type { Pool } from 'pg';
  *   `NOTIFY openbid_stored_data` with `{"k": kind, "a": account_id, "i": id}` (delivered at
  *   commit, to every listening instance) and appends the same to `openbid_stored_data_changes`,
  *   which the instances poll as a safety net; the log keeps a day. A payload too long for NOTIFY
- *   names only the kind (every entry of it is dropped).
+ *   names only the kind (the listeners then drop their whole cache).
  */
 export const MIGRATIONS: readonly { readonly version: number; readonly name: string; readonly sql: string }[] = [
   {

@@ -1,4 +1,5 @@
 import type { Logger } from '../../core/logger.js';
+import type { Metrics } from '../../metrics/metrics.js';
 import type { AccountFetcher, AccountSettings } from '../account.js';
 import type { StoredChange, StoredKind } from '../fetcher-cache.js';
 import type { StoredRequestFetcher } from '../stored-request-fetcher.js';
@@ -48,6 +49,8 @@ export interface StoredDataSections {
 /** Plain collaborators every source factory gets. */
 export interface StoredBackendDeps {
   readonly logger: Logger;
+  /** Where a source declares its own instruments (Postgres: ignored change notifications). */
+  readonly metrics: Metrics;
   /** Tell the cache in front that `id` (every id when undefined) of `kind` changed at the source. */
   readonly onChange: (kind: StoredKind, id: string | undefined) => void;
   /**

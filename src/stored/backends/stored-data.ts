@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.js';
 import type { Logger } from '../../core/logger.js';
+import type { Metrics } from '../../metrics/metrics.js';
 import type { AccountFetcher } from '../account.js';
 import type { StoredKind } from '../fetcher-cache.js';
 import { createCachedAccountFetcher, createCachedStoredRequestFetcher } from '../fetcher-cache.js';
@@ -24,6 +25,8 @@ export { migrateStoredData } from './postgres-backend.js';
 
 export interface StoredDataOptions extends StoredDataSections {
   readonly logger: Logger;
+  /** See `StoredBackendDeps.metrics`. */
+  readonly metrics: Metrics;
   readonly clock?: Clock;
   /** See `StoredBackendDeps.impsDirectoryIsDefault`. */
   readonly impsDirectoryIsDefault?: boolean;
@@ -58,6 +61,7 @@ export const createStoredDataSources = async (opts: StoredDataOptions): Promise<
   const caches: { requests?: Invalidate; accounts?: Invalidate } = {};
   const deps: StoredBackendDeps = {
     logger,
+    metrics: opts.metrics,
     onChange: (kind: StoredKind, id: string | undefined): void => (kind === 'account' ? caches.accounts : caches.requests)?.invalidate(kind, id),
     impsDirectoryIsDefault: opts.impsDirectoryIsDefault === true,
   };
