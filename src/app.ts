@@ -236,6 +236,7 @@ export const createApp = async (config: Config, overrides: AppOverrides = {}): P
     requestTimeoutMs: config.server.request_timeout_ms,
     lanes: config.server.lanes,
     trustedProxies: config.server.trusted_proxies,
+    ...(config.server.compression.enable_gzip ? { compression: { minBytes: config.server.compression.min_bytes } } : {}),
   });
   const server = http.fastify;
   statusRoutes(http, { isShuttingDown: () => shuttingDown });

@@ -32,6 +32,16 @@ const ServerSchema = Type.Object(
     admin_host: Type.String({ default: '127.0.0.1' }),
     /** Whether the public port serves `GET /metrics` too (the admin listener always does); off, as Prebid Server never serves metrics publicly. */
     metrics_on_public_port: Type.Boolean({ default: false }),
+    /** Gzip for `/cookie_sync`, `/openrtb2/auction`, `/openrtb2/amp` and `/getuids` answers, when the client accepts it (docs/configuration.md). */
+    compression: Type.Object(
+      {
+        /** Prebid Server's `compression.response.enable_gzip`, on by default here. */
+        enable_gzip: Type.Boolean({ default: true }),
+        /** Shorter answers go uncompressed: one TCP segment either way, and gzip's fixed cost buys nothing. */
+        min_bytes: Type.Integer({ minimum: 0, default: 1400 }),
+      },
+      strict,
+    ),
   },
   strict,
 );

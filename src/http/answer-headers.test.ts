@@ -7,7 +7,7 @@ describe('createAnswerHeadWriter', () => {
     const write = createAnswerHeadWriter(72_500, () => Date.UTC(2026, 10, 23, 12, 0, 1, 500));
     assert.equal(
       write({ status: 404, contentType: 'text/plain; charset=utf-8', body: 'x' }, 1, 'https://pub.example'),
-      'HTTP/1.1 404 Not Found\r\nvary: Origin\r\ncache-control: no-cache\r\nx-content-type-options: nosniff\r\n' +
+      'HTTP/1.1 404 Not Found\r\nvary: Origin, Accept-Encoding\r\ncache-control: no-cache\r\nx-content-type-options: nosniff\r\n' +
         'access-control-allow-origin: https://pub.example\r\naccess-control-allow-credentials: true\r\n' +
         'content-type: text/plain; charset=utf-8\r\ncontent-length: 1\r\n' +
         'Date: Mon, 23 Nov 2026 12:00:01 GMT\r\nConnection: keep-alive\r\nKeep-Alive: timeout=72\r\n\r\n',
@@ -16,7 +16,7 @@ describe('createAnswerHeadWriter', () => {
 
   it('leaves out what an answer does not have, and names a status Node does not know "unknown"', () => {
     const head = createAnswerHeadWriter(5000, () => 0)({ status: 299 }, 0, undefined);
-    assert.ok(head.startsWith('HTTP/1.1 299 unknown\r\nvary: Origin\r\n'));
+    assert.ok(head.startsWith('HTTP/1.1 299 unknown\r\nvary: Origin, Accept-Encoding\r\n'));
     assert.ok(!head.includes('\r\ncontent-type:') && !head.includes('access-control'));
     assert.ok(head.includes('content-length: 0\r\nDate: Thu, 01 Jan 1970 00:00:00 GMT\r\n'));
   });
@@ -52,7 +52,7 @@ describe('answerFields', () => {
     const pairs: string[] = [];
     for (let i = 0; i < fields.length; i += 2) pairs.push(`${fields[i] ?? ''}: ${fields[i + 1] ?? ''}`);
     assert.deepEqual(pairs, lines);
-    assert.deepEqual(answerFields({ status: 204 }, 0, undefined), ['vary', 'Origin', 'cache-control', 'no-cache', 'x-content-type-options', 'nosniff']);
+    assert.deepEqual(answerFields({ status: 204 }, 0, undefined), ['vary', 'Origin, Accept-Encoding', 'cache-control', 'no-cache', 'x-content-type-options', 'nosniff']);
   });
 
   it("puts a route's own headers after the CORS echo and before Content-Type, on both forms alike", () => {

@@ -11,10 +11,11 @@ import type { Answer } from './answer.js';
 /**
  * Headers of every answer: each one is per request (cache values, errors, auctions), so never
  * stored by a browser or proxy and never sniffed into another type; `Vary` because the CORS
- * headers depend on the Origin.
+ * headers depend on the Origin and the large answers' encoding on Accept-Encoding
+ * (`compression.ts`). One value for every route, so that every path writes it alike.
  */
 export const ANSWER_HEADERS: readonly (readonly [string, string])[] = [
-  ['vary', 'Origin'],
+  ['vary', 'Origin, Accept-Encoding'],
   ['cache-control', 'no-cache'],
   ['x-content-type-options', 'nosniff'],
 ];

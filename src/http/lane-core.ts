@@ -31,7 +31,7 @@ export interface LaneRoutes {
   match(method: string | undefined, target: string, contentType: string | undefined, contentLength: number): GetRoute | PostRoute | undefined;
   /**
    * Runs a handler: its answer, or the error answer if it throws or rejects (5xx logged with
-   * their cause), with the route's own headers. Directly when the handler answered directly,
+   * their cause), with the route's own headers before any the answer has. Directly when the handler answered directly,
    * else a promise; never throws, never rejects.
    */
   run<R extends AnswerRequest>(route: LaneRoute, handler: (r: R) => MaybePromise<Answer>, request: R): MaybePromise<Answer>;
@@ -138,7 +138,8 @@ export const createLaneRoutes = (opts: { readonly logger: Logger; readonly metri
         result = failed(route, err);
       }
       const own = route.headers?.(request);
-      return own === undefined ? result : mapMaybe(result, (answer) => withKey(answer, 'headers', own));
+      // The route's headers first, then the answer's own (a compressed answer's Content-Encoding), as Fastify sets them.
+      return own === undefined ? result : mapMaybe(result, (answer) => withKey(answer, 'headers', answer.headers === undefined ? own : [...own, ...answer.headers]));
     },
   };
 };

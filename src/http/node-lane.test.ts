@@ -116,7 +116,7 @@ describe('node lane', () => {
     assert.equal(res.headers['content-length'], '7');
     assert.equal(res.headers['cache-control'], 'no-cache');
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
-    assert.equal(res.headers.vary, 'Origin');
+    assert.equal(res.headers.vary, 'Origin, Accept-Encoding');
     assert.equal(res.headers['access-control-allow-origin'], undefined);
     // Parsed as Fastify parses it: repeated parameters as an array, `+` and %20 as spaces.
     assert.deepEqual({ ...seen[0]?.query }, { uuid: ['a', 'b'], x: ' y z' });

@@ -2,10 +2,13 @@ import { createServer } from 'node:http';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from '../core/logger.js';
+import type { MaybePromise } from '../core/maybe-promise.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { errorAnswer, loggableCause, TEXT_PLAIN } from './answer.js';
 import type { Answer, AnswerHandler, AnswerRequest, BodyAnswerHandler, RouteHeaders } from './answer.js';
 import { createClientAddress, trustedProxyCheck } from './client-address.js';
+import { compressing } from './compression.js';
+import type { CompressionSettings } from './compression.js';
 import { registerCors } from './cors.js';
 import { acceptAnyBodyAsText } from './raw-body.js';
 import { createNodeLane } from './node-lane.js';
@@ -37,6 +40,8 @@ export interface HttpServerOptions {
   readonly lanes: LanesSetting;
   /** `server.trusted_proxies`: whose `X-Forwarded-For` names the client (`client-address.ts`). */
   readonly trustedProxies: readonly string[];
+  /** `server.compression`: gzip for the routes that ask for it ({@link HttpServer.compressed}); undefined: off. */
+  readonly compression?: CompressionSettings;
 }
 
 /** The Fastify instance every route plugs into, and the two lanes in front of it. */
@@ -54,6 +59,12 @@ export interface HttpServer {
    * which read plainly framed JSON and text bodies themselves.
    */
   answerPost(path: string, bodyLimit: number, handler: BodyAnswerHandler): void;
+  /**
+   * `handler` with its answers gzipped for clients that accept gzip, past `server.compression`'s
+   * size (`compression.ts`); `handler` itself with compression off. For routes whose answers can
+   * be large; every path that serves the route then sends the same bytes.
+   */
+  compressed<R extends AnswerRequest>(handler: (req: R) => MaybePromise<Answer>): (req: R) => MaybePromise<Answer>;
 }
 
 /**
@@ -132,6 +143,7 @@ export const createHttpServer = (opts: HttpServerOptions): HttpServer => {
       });
       routes.post(path, bodyLimit, handler);
     },
+    compressed: (handler) => compressing(handler, opts.compression),
   };
 };
 

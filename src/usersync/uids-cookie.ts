@@ -63,8 +63,35 @@ export const decodeUidsCookie = (value: string | undefined): UidsCookie => {
   return uids.size === 0 ? EMPTY_UIDS_COOKIE : { uids, optOut: false };
 };
 
-/** A time as Go's `time.Time` writes it in JSON (RFC 3339, fractional seconds only when not zero, trailing zeros cut). */
-const goTime = (ms: number): string => new Date(ms).toISOString().replace(/\.(\d*?)0*Z$/, (_, f: string) => (f === '' ? 'Z' : `.${f}Z`));
+const ZERO = 0x30;
+
+/**
+ * A time (epoch ms, a valid date) as Go's `time.Time` writes it in JSON: RFC 3339, fractional
+ * seconds only when not zero, trailing zeros cut. Cut by hand from `toISOString`, which always
+ * ends `.sssZ` (half the cost of a regex replace; a cookie has up to 1,000 of them).
+ */
+export const goTime = (ms: number): string => {
+  const iso = new Date(ms).toISOString();
+  const dot = iso.length - 5;
+  const digits = iso.charCodeAt(dot + 3) !== ZERO ? 3 : iso.charCodeAt(dot + 2) !== ZERO ? 2 : iso.charCodeAt(dot + 1) !== ZERO ? 1 : 0;
+  if (digits === 3) return iso;
+  return `${iso.slice(0, digits === 0 ? dot : dot + 1 + digits)}Z`;
+};
+
+// `toISOString` writes years 0 to 9999 in four digits, others as six with a sign.
+const FOUR_DIGIT_YEARS_FROM = Date.parse('0000-01-01T00:00:00Z');
+const FOUR_DIGIT_YEARS_UNTIL = Date.parse('+010000-01-01T00:00:00Z');
+
+/**
+ * `goTime(ms).length` without formatting it: `YYYY-MM-DDTHH:mm:ssZ` (20 characters, 23 with a
+ * six-digit signed year), then `.d`, `.dd` or `.ddd` for milliseconds that are not zero.
+ */
+export const goTimeLength = (ms: number): number => {
+  const whole = Math.trunc(ms); // as Date does
+  const milli = ((whole % 1000) + 1000) % 1000;
+  const fraction = milli === 0 ? 0 : milli % 100 === 0 ? 2 : milli % 10 === 0 ? 3 : 4;
+  return (whole >= FOUR_DIGIT_YEARS_FROM && whole < FOUR_DIGIT_YEARS_UNTIL ? 20 : 23) + fraction;
+};
 
 /** The cookie's value: base64url with padding of its JSON, as Go's `base64.URLEncoding` writes it. */
 export const encodeUidsCookie = (cookie: UidsCookie): string => {
@@ -126,26 +153,64 @@ export const uidsSetCookie = (encoded: string, settings: UidsCookieSettings, now
   return `${UIDS_COOKIE_NAME}=${encoded}; Path=/${domain}; Expires=${expires}; Secure; SameSite=None`;
 };
 
+/** `:{"uid":`, `,"expires":""` and `}` around an entry's family, id and expiry, and the comma before the next entry. */
+const ENTRY_FIXED_BYTES = ':{"uid":,"expires":""},'.length;
+
+/** Bytes one entry adds to the cookie's JSON: `"<family>":{"uid":"<uid>","expires":"<time>"}` and a comma. */
+const entryJsonBytes = (family: string, entry: UidEntry): number =>
+  Buffer.byteLength(JSON.stringify(family)) + Buffer.byteLength(JSON.stringify(entry.uid)) + goTimeLength(entry.expiresAt) + ENTRY_FIXED_BYTES;
+
+// The JSON around the entries, as encodeUidsCookie writes it: `{"tempUIDs":{…}}`, `,"optout":true`.
+const TEMP_UIDS_WRAPPER_BYTES = '{"tempUIDs":{}}'.length;
+const OPTOUT_MEMBER_BYTES = ',"optout":true'.length;
+
+/**
+ * The length of {@link encodeUidsCookie}'s value for a cookie whose entries' {@link entryJsonBytes}
+ * add up to `entriesBytes` (commas included, one too many), without encoding it: the JSON's bytes,
+ * then base64 with padding (4 characters per 3 bytes, rounded up).
+ */
+const encodedLength = (entriesBytes: number, count: number, optOut: boolean): number => {
+  const json = count === 0 ? (optOut ? OPTOUT_MEMBER_BYTES + 1 : 2) : TEMP_UIDS_WRAPPER_BYTES + entriesBytes - 1 + (optOut ? OPTOUT_MEMBER_BYTES : 0);
+  return 4 * Math.ceil(json / 3);
+};
+
 /**
  * The cookie to write, within `settings.maxCookieSizeBytes`: while the `Set-Cookie` value is too
- * large, the id that expires first is dropped (Prebid Server's oldest-first ejection). Answers
- * `undefined` when even a single id does not fit (Prebid Server refuses that sync).
+ * large, the id that expires first is dropped (Prebid Server's oldest-first ejection; of ids that
+ * expire together, the one first in the cookie). Answers `undefined` when even a single id does
+ * not fit (Prebid Server refuses that sync).
+ *
+ * The cookie is encoded once, whatever the number of ids dropped: each entry's share of the
+ * encoded length is measured once, and dropping one subtracts its share (one sort, then linear).
+ * The answer is the one encoding the cookie after each drop would choose, byte for byte
+ * (`uids-cookie.test.ts` checks it against that on random cookies). Entries' `expiresAt` must be
+ * valid dates, as {@link decodeUidsCookie} and {@link withUid} make them.
  */
 export const fitUidsCookie = (cookie: UidsCookie, settings: UidsCookieSettings, now: number): { cookie: UidsCookie; encoded: string } | undefined => {
-  let current = cookie;
-  for (;;) {
-    const encoded = encodeUidsCookie(current);
-    const size = Buffer.byteLength(uidsSetCookie(encoded, settings, now));
-    if (settings.maxCookieSizeBytes <= 0 || size <= settings.maxCookieSizeBytes) return { cookie: current, encoded };
-    if (current.uids.size <= 1) return undefined;
-    let oldest: string | undefined;
-    let oldestAt = Infinity;
-    for (const [family, e] of current.uids) {
-      if (e.expiresAt < oldestAt) {
-        oldest = family;
-        oldestAt = e.expiresAt;
-      }
-    }
-    current = withoutUid(current, oldest!);
+  const max = settings.maxCookieSizeBytes;
+  if (max <= 0) return { cookie, encoded: encodeUidsCookie(cookie) };
+  const entries = [...cookie.uids];
+  const shares = entries.map(([family, entry]) => entryJsonBytes(family, entry));
+  const fixedBytes = Buffer.byteLength(uidsSetCookie('', settings, now));
+  let count = entries.length;
+  let entriesBytes = shares.reduce((sum, n) => sum + n, 0);
+  const fits = (): boolean => fixedBytes + encodedLength(entriesBytes, count, cookie.optOut) <= max;
+  if (fits()) return { cookie, encoded: encodeUidsCookie(cookie) };
+
+  // First to go: the earliest expiry; a stable sort keeps the cookie's order among equal ones.
+  const dropOrder = entries.map((_, i) => i).sort((a, b) => entries[a]![1].expiresAt - entries[b]![1].expiresAt);
+  const dropped = new Uint8Array(entries.length);
+  for (let next = 0; !fits(); next++) {
+    if (count <= 1) return undefined;
+    const i = dropOrder[next]!;
+    dropped[i] = 1;
+    entriesBytes -= shares[i]!;
+    count--;
   }
+  const uids = new Map<string, UidEntry>();
+  entries.forEach(([family, entry], i) => {
+    if (dropped[i] === 0) uids.set(family, entry);
+  });
+  const fitted: UidsCookie = { uids, optOut: cookie.optOut };
+  return { cookie: fitted, encoded: encodeUidsCookie(fitted) };
 };

@@ -31,11 +31,11 @@ const ampHeaders = ({ query, headers }: AnswerRequest): readonly string[] => {
   return sourceOrigin === undefined ? EXPOSE_SOURCE_ORIGIN : ['amp-access-control-allow-source-origin', sourceOrigin, ...EXPOSE_SOURCE_ORIGIN];
 };
 
-/** `GET /openrtb2/amp`: a lane route (`answerGet`), with AMP's CORS headers on every answer. */
+/** `GET /openrtb2/amp`: a lane route (`answerGet`), with AMP's CORS headers on every answer, gzipped for a client that accepts it (`server.compression`). */
 export const ampRoutes = (server: HttpServer, opts: { amp: AmpService }): void => {
   server.answerGet(
     '/openrtb2/amp',
-    ({ query: q, headers, ip }) => {
+    server.compressed(({ query: q, headers, ip }: AnswerRequest) => {
       const { query, warnings } = readAmpQuery((name) => {
         const v = firstParam(q[name]);
         return v === undefined || v === '' ? undefined : v;
@@ -48,7 +48,7 @@ export const ampRoutes = (server: HttpServer, opts: { amp: AmpService }): void =
           ...(headers.cookie !== undefined ? { cookieHeader: headers.cookie } : {}),
         })
         .then(jsonAnswer);
-    },
+    }),
     ampHeaders,
   );
 };

@@ -3,8 +3,10 @@ import { getUidsBody } from '../../usersync/getuids.js';
 import { readUidsCookie } from '../../usersync/request-cookie.js';
 import type { OptOutCookie } from '../../usersync/request-cookie.js';
 import type { SetuidService } from '../../usersync/setuid.js';
-import { TEXT_PLAIN } from '../answer.js';
+import { JSON_UTF8, TEXT_PLAIN } from '../answer.js';
+import type { AnswerRequest } from '../answer.js';
 import { firstParam } from '../raw-body.js';
+import { sendAnswer } from '../server.js';
 import type { HttpServer } from '../server.js';
 
 export interface SetuidRouteOptions {
@@ -30,8 +32,11 @@ export const setuidRoutes = (server: HttpServer, opts: SetuidRouteOptions): void
     return reply.send();
   });
 
-  server.fastify.get('/getuids', async (req, reply) => {
-    const cookie = readUidsCookie(req.headers.cookie, opts.optOutCookie);
-    return reply.code(200).type('application/json').send(getUidsBody(cookie));
-  });
+  // Up to 1,000 families' ids: gzipped for a client that accepts it.
+  const getuids = server.compressed(({ headers }: AnswerRequest) => ({
+    status: 200,
+    contentType: JSON_UTF8,
+    body: getUidsBody(readUidsCookie(headers.cookie, opts.optOutCookie)),
+  }));
+  server.fastify.get('/getuids', async (req, reply) => sendAnswer(reply, await getuids({ query: {}, headers: req.headers, ip: req.ip })));
 };
