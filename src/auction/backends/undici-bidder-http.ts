@@ -235,7 +235,9 @@ const failed = (err: Error & { code?: string }): BidderCallResult => {
 /**
  * Bidder calls over undici: one dispatcher for every bidder (keep-alive, a connection limit per
  * origin), the deadline as a `CancelSignal`, and the size limit enforced while reading (and on the
- * inflated size of a gzip answer), so an oversized answer costs no more than the limit.
+ * inflated size of a gzip answer, as it inflates), so an oversized answer costs no more than the
+ * limit; at most four gzip answers grow their output in the thread pool at once, whatever the
+ * number of calls.
  */
 export const createUndiciBidderHttp = (opts: UndiciBidderHttpOptions): BidderHttpClient => {
   const agent = new Agent({ connections: opts.connectionsPerHost, keepAliveTimeout: 30_000, pipelining: 1 });
