@@ -7,7 +7,9 @@ import type { RequestData } from '../../bidders/adapter.js';
 import { createUndiciBidderHttp } from './undici-bidder-http.js';
 import type { CancelSignal } from '../../core/cancel-signal.js';
 import { deadlineSignal } from '../deadline-signal.js';
-import { closeServer, listenLocal } from '../../../test/support/ports.js';
+import { closeServer, listenLocal, waitFor } from '../../../test/support/ports.js';
+import { gzipBomb } from '../../../test/support/gzip-bomb.js';
+import { prng } from '../../../test/support/prng.js';
 
 /** A bidder on 127.0.0.1 answering by path; every request it received, body inflated, is kept. */
 const LIMIT = 4096;
@@ -15,6 +17,14 @@ const received: { url: string; headers: Record<string, unknown>; body: string }[
 /** Sizes past the 64 KB that the client compresses and inflates on the event loop: those go to zlib's thread pool. */
 const LARGE_BODY = JSON.stringify({ pad: 'y'.repeat(100 * 1024) });
 const LARGE_LIMIT = 256 * 1024;
+/** Text gzip barely shrinks (random base64): its compressed bytes pass 64 KB, so it is inflated as it arrives. */
+const INCOMPRESSIBLE = (() => {
+  const next = prng(36);
+  return JSON.stringify({ pad: Buffer.from(Array.from({ length: 120 * 1024 }, () => Math.floor(next() * 256))).toString('base64') });
+})();
+const INCOMPRESSIBLE_GZIP = gzipSync(INCOMPRESSIBLE);
+/** 256 MiB of zeros in ~265 KB of gzip. */
+const BOMB = gzipBomb(256);
 let server: Server;
 let base = '';
 before(async () => {
@@ -31,6 +41,11 @@ before(async () => {
       else if (path === '/gzip-large') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(LARGE_BODY));
       else if (path === '/gzip-bomb-large') res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(LARGE_LIMIT * 4, 0x20)));
       else if (path === '/gzip-corrupt') res.writeHead(200, { 'content-encoding': 'gzip' }).end('not gzip at all');
+      else if (path === '/gzip-corrupt-large') res.writeHead(200, { 'content-encoding': 'gzip' }).end(Buffer.from(INCOMPRESSIBLE));
+      else if (path === '/gzip-incompressible') res.writeHead(200, { 'content-encoding': 'gzip' }).end(INCOMPRESSIBLE_GZIP);
+      // The start of an answer whose end never comes: only what has arrived can be inflated.
+      else if (path === '/gzip-bomb-unfinished') res.writeHead(200, { 'content-encoding': 'gzip' }).write(BOMB.subarray(0, 128 * 1024));
+      else if (path === '/gzip-large-unfinished') res.writeHead(200, { 'content-encoding': 'gzip' }).write(INCOMPRESSIBLE_GZIP.subarray(0, 80 * 1024));
       else if (path === '/declared-big') res.writeHead(200, { 'content-length': String(LIMIT + 1) }).end(Buffer.alloc(LIMIT + 1, 0x20));
       else if (path === '/chunked-big') {
         res.writeHead(200);
@@ -58,6 +73,9 @@ const opts = (signal: CancelSignal = new AbortController().signal) => ({ signal,
 describe('undici bidder HTTP client', () => {
   const http = createUndiciBidderHttp({ connectionsPerHost: 4 });
   after(() => http.close());
+  /** More connections than the client has inflation slots (4), so that calls can wait for one. */
+  const wide = createUndiciBidderHttp({ connectionsPerHost: 16 });
+  after(() => wide.close());
 
   it('answers status, lower-case headers and the body as text, sending the method, path, query, headers and body', async () => {
     const r = await http.call(call('/ok?a=1&b=2'), opts());
@@ -109,10 +127,59 @@ describe('undici bidder HTTP client', () => {
     assert.deepEqual(await http.call(call('/gzip-bomb-large'), large), { ok: false, failure: { kind: 'too-large', limitBytes: LARGE_LIMIT } });
   });
 
-  it('reports an answer that says gzip and is not as a network failure', async () => {
-    const r = await http.call(call('/gzip-corrupt'), opts());
-    assert.equal(r.ok, false);
-    assert.equal(!r.ok && r.failure.kind, 'network');
+  it('inflates a gzip answer whose compressed bytes pass 64 KB as it arrives', async () => {
+    assert.ok(INCOMPRESSIBLE_GZIP.length > 64 * 1024, `${INCOMPRESSIBLE_GZIP.length} bytes of gzip`);
+    const r = await http.call(call('/gzip-incompressible'), { ...opts(), maxResponseBytes: LARGE_LIMIT });
+    assert.ok(r.ok);
+    assert.equal(r.response.body, INCOMPRESSIBLE);
+  });
+
+  it('refuses a gzip bomb once its output passes the limit, without waiting for the rest of its body', async () => {
+    // The body never ends: a client that read it all before inflating would time out instead.
+    const deadline = deadlineSignal(10_000);
+    try {
+      assert.deepEqual(await http.call(call('/gzip-bomb-unfinished'), { signal: deadline.signal, maxResponseBytes: LARGE_LIMIT }), { ok: false, failure: { kind: 'too-large', limitBytes: LARGE_LIMIT } });
+      assert.equal(deadline.signal.aborted, false);
+    } finally {
+      deadline.clear();
+    }
+  });
+
+  it('inflates more large answers than it has inflation slots, and calls given up while waiting or inflating free theirs', async () => {
+    const large = { maxResponseBytes: LARGE_LIMIT };
+    // Eight calls that take a slot or wait for one, then reach their deadline with their answers unfinished.
+    const cut = await Promise.all(Array.from({ length: 8 }, () => wide.call(call('/gzip-large-unfinished'), { ...large, signal: AbortSignal.timeout(300) })));
+    assert.deepEqual(cut, Array.from({ length: 8 }, () => ({ ok: false, failure: { kind: 'timeout' } })));
+    // Had a slot been kept, some of these would wait until their deadline.
+    const whole = await Promise.all(Array.from({ length: 12 }, () => wide.call(call('/gzip-incompressible'), { ...large, signal: AbortSignal.timeout(20_000) })));
+    assert.deepEqual(
+      whole.map((r) => r.ok && r.response.body === INCOMPRESSIBLE),
+      Array.from({ length: 12 }, () => true),
+    );
+  });
+
+  it('takes no inflation slot from others while a large answer waits for its next bytes', async () => {
+    const large = { maxResponseBytes: LARGE_LIMIT };
+    const slow = new AbortController();
+    const before = received.length;
+    // More unfinished large answers than there are slots, each inflated as far as it came.
+    const waiting = Array.from({ length: 6 }, () => wide.call(call('/gzip-large-unfinished'), { ...large, signal: slow.signal }));
+    try {
+      await waitFor('the slow calls to reach the bidder', () => Promise.resolve(received.length - before >= 6));
+      const r = await wide.call(call('/gzip-incompressible'), { ...large, signal: AbortSignal.timeout(20_000) });
+      assert.ok(r.ok && r.response.body === INCOMPRESSIBLE, JSON.stringify(r).slice(0, 200));
+    } finally {
+      slow.abort();
+    }
+    assert.deepEqual(await Promise.all(waiting), Array.from({ length: 6 }, () => ({ ok: false, failure: { kind: 'timeout' } })));
+  });
+
+  it('reports an answer that says gzip and is not as a network failure, short or long', async () => {
+    for (const path of ['/gzip-corrupt', '/gzip-corrupt-large']) {
+      const r = await http.call(call(path), { ...opts(), maxResponseBytes: LARGE_LIMIT });
+      assert.equal(r.ok, false, path);
+      assert.equal(!r.ok && r.failure.kind, 'network', path);
+    }
   });
 
   it('refuses answers over the limit: declared, streamed, or once inflated', async () => {
@@ -129,7 +196,8 @@ describe('undici bidder HTTP client', () => {
   });
 
   it("gives up at the auction's own deadline, while a call that answered in time keeps its answer", async () => {
-    const deadline = deadlineSignal(50);
+    // Long enough for the local answer to come on a loaded machine (50 ms was not, at times).
+    const deadline = deadlineSignal(500);
     try {
       const [cut, answered] = await Promise.all([http.call(call('/never'), opts(deadline.signal)), http.call(call('/ok'), opts(deadline.signal))]);
       assert.deepEqual(cut, { ok: false, failure: { kind: 'timeout' } });
