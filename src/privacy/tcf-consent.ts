@@ -91,10 +91,17 @@ const readRestrictions = (r: BitReader): Map<number, IdRanges> | Failure => {
   return new Map(Array.from(lists, ([key, list]) => [key, list.seal()]));
 };
 
-/** Bit `n` (from 1, most significant first) of a `width`-bit field. */
-const flag = (field: number, width: number, n: number): boolean => Number.isInteger(n) && n >= 1 && n <= width && Math.floor(field / 2 ** (width - n)) % 2 === 1;
+/** Bit `n` (from 1, most significant first) of a `width`-bit field (width ≤ 24). */
+const flag = (field: number, width: number, n: number): boolean => n >= 1 && n <= width && ((field >>> (width - n)) & 1) === 1;
 
-const RESTRICTION_ORDER = [Restriction.NOT_ALLOWED, Restriction.REQUIRE_CONSENT, Restriction.REQUIRE_LI] as const;
+/** The restriction Prebid Server checks first: not allowed, then require consent, then require legitimate interest. */
+const restrictionOf = (restrictions: ReadonlyMap<number, IdRanges>, purpose: number, vendor: number): Restriction | undefined => {
+  if (restrictions.size === 0) return undefined;
+  if (restrictions.get(purpose * 4 + Restriction.NOT_ALLOWED)?.has(vendor) === true) return Restriction.NOT_ALLOWED;
+  if (restrictions.get(purpose * 4 + Restriction.REQUIRE_CONSENT)?.has(vendor) === true) return Restriction.REQUIRE_CONSENT;
+  if (restrictions.get(purpose * 4 + Restriction.REQUIRE_LI)?.has(vendor) === true) return Restriction.REQUIRE_LI;
+  return undefined;
+};
 
 /**
  * Decodes a TCF v2 string's core segment (the segments after a `.` are not read, as Prebid Server
@@ -132,7 +139,7 @@ export const decodeTcfString = (text: string): { readonly consent: TcfConsent; r
     vendorConsent: (v) => consents.has(v),
     vendorLegitimateInterest: (v) => li.has(v),
     specialFeatureOptIn: (f) => flag(specialFeatures, 12, f),
-    restriction: (p, v) => RESTRICTION_ORDER.find((type) => restrictions.get(p * 4 + type)?.has(v) === true),
+    restriction: (p, v) => restrictionOf(restrictions, p, v),
   };
   return { consent, bytes };
 };
