@@ -47,8 +47,8 @@ export const createAmpService = (opts: AmpServiceOptions): AmpService => {
     let stored: unknown;
     try {
       stored = JSON.parse(text);
-    } catch (err) {
-      throw new AppError(ErrorCode.BACKEND_FAILURE, `the stored request of tag_id '${tagId}' is not valid JSON: ${(err as Error).message}`);
+    } catch {
+      throw new AppError(ErrorCode.BACKEND_FAILURE, `the stored request of tag_id '${tagId}' is not valid JSON`);
     }
     if (!isObject(stored)) throw new AppError(ErrorCode.BACKEND_FAILURE, `the stored request of tag_id '${tagId}' is not a JSON object`);
     const merged = await opts.preparation.mergeStored(stored);

@@ -96,8 +96,9 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
     const made = bidder.module.adapter.makeRequests(request, context);
     calls = made.requests;
     errors.push(...made.errors);
-  } catch (err) {
-    errors.push(unknownError(`the ${bidder.code} adapter failed to build its request: ${(err as Error).message}`));
+  } catch {
+    // An adapter's exception is a bug of its own: its text is not the caller's business.
+    errors.push(unknownError(`the ${bidder.code} adapter failed to build its request`));
     return done('error');
   }
   if (calls.length === 0) return done(errors.length > 0 ? 'bad-input' : 'no-bid');
@@ -147,8 +148,8 @@ export const callBidder = async (share: BidderShare, opts: BidderCallOptions): P
         answers.push(withinBidLimit(answer, opts.maxBids - bidsRead, bidder.code, opts.maxBids, errors));
         bidsRead += answer.bids.length;
         if (answer.fledgeAuctionConfigs !== undefined) fledgeAuctionConfigs.push(...answer.fledgeAuctionConfigs);
-      } catch (err) {
-        errors.push(unknownError(`the ${bidder.code} adapter failed to read its answer: ${(err as Error).message}`));
+      } catch {
+        errors.push(unknownError(`the ${bidder.code} adapter failed to read its answer`));
       }
     }),
   );

@@ -5,6 +5,7 @@ import type { CancelSignal } from '../core/cancel-signal.js';
 export type BidderCallFailure =
   | { readonly kind: 'timeout' }
   | { readonly kind: 'too-large'; readonly limitBytes: number }
+  /** `message`: what failed, in openbid's words (`network-failure.ts`), naming no host, address or URL. */
   | { readonly kind: 'network'; readonly message: string };
 
 export type BidderCallResult = { readonly ok: true; readonly response: ResponseData } | { readonly ok: false; readonly failure: BidderCallFailure };

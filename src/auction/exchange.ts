@@ -192,7 +192,8 @@ export const createExchange = (opts: ExchangeOptions): Exchange => ({
       } catch (err) {
         const timedOut = isAppError(err) && err.code === 'BACKEND_TIMEOUT';
         opts.metrics.cacheWrite(timedOut ? 'timeout' : 'error', puts);
-        general.push({ code: BidderErrorCode.UNKNOWN, message: `bids were not cached: ${(err as Error).message}` });
+        // The cache's own words may name its URL or quote its answer: logged below, not answered.
+        general.push({ code: BidderErrorCode.UNKNOWN, message: `bids were not cached: ${timedOut ? 'the cache did not answer in time' : 'the cache failed'}` });
         if (!timedOut) opts.logger.warn({ err }, 'caching auction bids failed');
       }
     }

@@ -1,6 +1,6 @@
 import type { AuctionRecord } from '../analytics/analytics-module.js';
 import { AppError, ErrorCode, isAppError } from '../core/app-error.js';
-import { parseBoundedJson } from '../core/bounded-json.js';
+import { jsonProblem, parseBoundedJson } from '../core/bounded-json.js';
 import type { Clock } from '../core/clock.js';
 import type { IdGenerator } from '../core/ids.js';
 import { mapMaybe } from '../core/maybe-promise.js';
@@ -197,7 +197,7 @@ export const createAuctionPreparation = (opts: AuctionPreparationOptions): Aucti
       try {
         parsed = parseBoundedJson(text);
       } catch (err) {
-        throw bad(`Invalid request format: ${(err as Error).message}`);
+        throw bad(`Invalid request format: ${jsonProblem(err)}`);
       }
       if (!isObject(parsed)) throw bad('Invalid request format: request must be a JSON object');
       return parsed;

@@ -1,4 +1,4 @@
-import { parseBoundedJson } from '../core/bounded-json.js';
+import { jsonProblem, parseBoundedJson } from '../core/bounded-json.js';
 import { badInput, badServerResponse, BidderErrorCode } from './adapter.js';
 import type { Bid, MediaType } from '../openrtb/types.js';
 import type { BidderError, BidderResponse, ResponseData, TypedBid } from './adapter.js';
@@ -149,7 +149,7 @@ export const decodeBidResponse = (response: ResponseData): { readonly body: Deco
   try {
     body = parseBoundedJson(response.body);
   } catch (err) {
-    return { answer: { errors: [badServerResponse(`Bad server response: ${(err as Error).message}`)] } };
+    return { answer: { errors: [badServerResponse(`Bad server response: ${jsonProblem(err)}`)] } };
   }
   if (body === null) return { answer: { response: { currency: 'USD', bids: [] }, errors: [] } };
   if (!isObject(body)) return { answer: { errors: [badServerResponse('Bad server response: not a JSON object')] } };

@@ -1,7 +1,7 @@
 import type { Bid, BidResponse, Imp, MediaType } from '../openrtb/types.js';
 import { badServerResponse } from './adapter.js';
 import type { BidderError, BidderResponse, TypedBid } from './adapter.js';
-import { parseBoundedJson } from '../core/bounded-json.js';
+import { jsonProblem, parseBoundedJson } from '../core/bounded-json.js';
 import { isObject } from './json-guards.js';
 import { answerCurrency } from './go-bid-response.js';
 
@@ -42,7 +42,7 @@ export const readOpenRtbBids = (body: string, imps: readonly Imp[]): { response?
   try {
     parsed = parseBoundedJson(body);
   } catch (err) {
-    return { errors: [badServerResponse(`Bad server response: ${(err as Error).message}`)] };
+    return { errors: [badServerResponse(`Bad server response: ${jsonProblem(err)}`)] };
   }
   if (!isObject(parsed)) return { errors: [badServerResponse('Bad server response: not a JSON object')] };
   const response = parsed as Partial<BidResponse>;

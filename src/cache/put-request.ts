@@ -60,7 +60,7 @@ export const parsePutRequest = (body: string, limits: CacheLimits): CachePut[] =
   try {
     parsed = parseBoundedJson(body);
   } catch (err) {
-    fail(err instanceof JsonTooDeepError ? `Request body is refused: ${err.message}.` : `Request body is not valid JSON: ${(err as Error).message}`);
+    fail(err instanceof JsonTooDeepError ? `Request body is refused: ${err.message}.` : 'Request body is not valid JSON.');
   }
   const puts = isObject(parsed) ? parsed.puts : undefined;
   if (!Array.isArray(puts)) return fail('Request body must be a JSON object with a "puts" array.');

@@ -463,6 +463,8 @@ const PrivacySchema = Type.Object(
     ipv6: Type.Object({ anon_keep_bits: Type.Integer({ minimum: 0, maximum: 128, default: 56 }) }, strict),
     /** Activity controls: `{<activity>: {default, rules: [{condition, allow}]}}`. */
     allowactivities: Type.Object(AllowActivitiesSchema.properties, { additionalProperties: false, default: {} }),
+    /** The longest TCF or GPP consent string decoded, in characters; a longer one is invalid (docs/privacy.md). */
+    max_consent_length: Type.Integer({ minimum: 256, maximum: 1048576, default: 16384 }),
   },
   strict,
 );

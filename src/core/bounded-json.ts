@@ -81,3 +81,10 @@ export const parseBoundedJson = (text: string, limit: number = MAX_JSON_DEPTH): 
   if (typeof value === 'object' && value !== null && text.length > limit * 2 && jsonDeeperThan(text, limit)) throw new JsonTooDeepError(limit);
   return value;
 };
+
+/**
+ * What is wrong with JSON text `parseBoundedJson` or `JSON.parse` refused, in openbid's words: the
+ * depth limit, else `not valid JSON`. Never the parser's own message, which quotes the text and
+ * differs between Node versions (and is an exception's text, which no answer carries).
+ */
+export const jsonProblem = (err: unknown): string => (err instanceof JsonTooDeepError ? err.message : 'not valid JSON');

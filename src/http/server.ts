@@ -13,6 +13,7 @@ import { registerCors } from './cors.js';
 import { acceptAnyBodyAsText } from './raw-body.js';
 import { createNodeLane } from './node-lane.js';
 import type { NodeLane } from './node-lane.js';
+import { frameworkClientErrorText } from './error-status.js';
 import { createLaneRoutes, DEADLINE_CHECK_INTERVAL_MS } from './lane-core.js';
 import { putSocketLaneInFront } from './socket-lane.js';
 import type { SocketLane } from './socket-lane.js';
@@ -86,6 +87,8 @@ export const createHttpServer = (opts: HttpServerOptions): HttpServer => {
     loggerInstance: opts.logger as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: !opts.accessLog }),
     requestIdHeader: false,
+    // A bad percent-encoding in the path: Fastify's default answer is JSON echoing the URL.
+    frameworkErrors: (err, _req, reply) => void sendAnswer(reply, { status: 400, contentType: TEXT_PLAIN, body: frameworkClientErrorText(err.code, 400) }),
     keepAliveTimeout: opts.keepAliveTimeoutMs,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -196,8 +199,8 @@ const sendError = (err: FastifyError, req: FastifyRequest, reply: FastifyReply, 
   if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     answer = { status: 413, contentType: TEXT_PLAIN, body: `Request body is larger than the limit of ${String(req.routeOptions.bodyLimit)} bytes.` };
   } else if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-    // Fastify's own client errors (malformed headers, unsupported media type...).
-    answer = { status: err.statusCode, contentType: TEXT_PLAIN, body: err.message };
+    // Fastify's own client errors (malformed headers, unsupported media type...), in fixed words.
+    answer = { status: err.statusCode, contentType: TEXT_PLAIN, body: frameworkClientErrorText(err.code, err.statusCode) };
   } else {
     answer = errorAnswer(err);
   }

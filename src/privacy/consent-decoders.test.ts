@@ -9,8 +9,8 @@ describe('consent decoders remember strings within a byte budget', () => {
   const junk = (i: number) => `${String(i).padStart(6, '0')}${'Q'.repeat(10_000)}`;
 
   for (const [name, make] of [
-    ['TCF', (maxBytes: number) => createTcfDecoder(2000, maxBytes)],
-    ['GPP', (maxBytes: number) => createGppDecoder(2000, maxBytes)],
+    ['TCF', (maxBytes: number) => createTcfDecoder({ maxBytes })],
+    ['GPP', (maxBytes: number) => createGppDecoder({ maxBytes })],
   ] as const) {
     it(`${name}: long strings push the oldest out long before 2,000 entries`, () => {
       const decode = make(128 * 1024);
@@ -23,7 +23,7 @@ describe('consent decoders remember strings within a byte budget', () => {
   }
 
   it('TCF: a real consent string still decodes and is remembered', () => {
-    const decode = createTcfDecoder(2000, 128 * 1024);
+    const decode = createTcfDecoder({ maxBytes: 128 * 1024 });
     const text = tcfString({ purposes: [1, 2], vendors: [10] });
     const got = decode(text);
     assert.ok('consent' in got && got.consent.vendorConsent(10));

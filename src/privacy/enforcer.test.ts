@@ -158,7 +158,7 @@ const CASES: Case[] = [
   { name: 'GPP US national, no opt-out', request: { ...BASE, regs: { gpp: gppString({ usNat: {} }), gpp_sid: [7] } }, expect: { cons: FULL } },
   { name: 'GPP US national GPC flag', request: { ...BASE, regs: { gpp: gppString({ usNat: { gpc: true } }), gpp_sid: [7] } }, expect: { cons: US_SCRUBBED } },
   { name: 'GPP US national section not named in gpp_sid: ignored', request: { ...BASE, regs: { gpp: gppString({ usNat: { saleOptOut: 1 } }), gpp_sid: [8] } }, expect: { cons: FULL } },
-  { name: 'undecodable GPP: a warning, ignored', request: { ...BASE, regs: { gpp: 'DBABM~garbage', gpp_sid: [7] } }, expect: { cons: FULL }, warning: /GPP consent string is invalid/ },
+  { name: 'undecodable GPP: a warning, ignored', request: { ...BASE, regs: { gpp: 'DBABM~garbage~more', gpp_sid: [7] } }, expect: { cons: FULL }, warning: /GPP consent string is invalid/ },
 ];
 
 const activities = (a: AllowActivitiesSetting): Partial<HostPrivacySettings> => ({ allowActivities: a });

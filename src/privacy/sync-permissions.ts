@@ -63,7 +63,7 @@ export const createSyncPrivacyChecker = (opts: SyncPrivacyOptions): SyncPrivacyC
       let gppUsOptOut = false;
       if (input.gpp !== '') {
         const d = opts.decoders.gpp(input.gpp);
-        if ('error' in d) throw new AppError(ErrorCode.BAD_REQUEST, d.error);
+        if ('error' in d) throw new AppError(ErrorCode.BAD_REQUEST, `gpp is not a valid GPP string: ${d.error}`);
         if (d.gpp.tcfEu !== undefined) gdprConsent = d.gpp.tcfEu;
         if (input.gppSids.includes(GppSection.USP_V1)) uspFromGpp = d.gpp.usPrivacy ?? '';
         for (const [sid, s] of d.gpp.us) if (input.gppSids.includes(sid) && s.optOut) gppUsOptOut = true;

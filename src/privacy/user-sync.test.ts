@@ -44,6 +44,13 @@ describe('UserSyncPrivacy.hostCookie', () => {
     assert.match((v as { error: string }).error, /^malformed consent string garbage: /);
   });
 
+  it('a consent over the length bound is malformed unread; the message quotes only its start', async () => {
+    const long = ALLOWS + 'A'.repeat(400 - ALLOWS.length);
+    const v = await gate({ decodeTcf: createTcfDecoder({ maxLength: 300 }) }).hostCookie(1, long, undefined);
+    assert.deepEqual(v, { kind: 'malformed', error: `malformed consent string ${long.slice(0, 64)}… (400 characters): it is longer than 300 characters` });
+    assert.deepEqual(await gate().hostCookie(1, long, undefined), { kind: 'allowed' }, 'within the default bound the same string is read (trailing zero bits are padding)');
+  });
+
   it('GDPR not applying (signal 0, or unsaid with default 0), GDPR off, or host_vendor_id 0: allowed whatever the consent', async () => {
     assert.equal((await gate().hostCookie(0, NO_PURPOSE, undefined)).kind, 'allowed');
     assert.equal((await gate().hostCookie(undefined, NO_PURPOSE, undefined)).kind, 'allowed');

@@ -39,6 +39,9 @@ export interface UserSyncPrivacyOptions {
   readonly maxWaitMs: number;
 }
 
+/** A consent string as an error message quotes it: whole when short, else its start (the caller sent it). */
+const shown = (consent: string): string => (consent.length <= 64 ? consent : `${consent.slice(0, 64)}… (${consent.length} characters)`);
+
 const ALLOWED: HostCookieVerdict = Object.freeze({ kind: 'allowed' });
 const DENIED: HostCookieVerdict = Object.freeze({ kind: 'denied' });
 
@@ -67,7 +70,7 @@ export const createUserSyncPrivacy = (opts: UserSyncPrivacyOptions): UserSyncPri
       if ((gdpr ?? opts.gdprDefault) !== 1) return ALLOWED;
       if (consentText === '') return DENIED;
       const decoded = opts.decodeTcf(consentText);
-      if ('error' in decoded) return { kind: 'malformed', error: `malformed consent string ${consentText}: ${decoded.error}` };
+      if ('error' in decoded) return { kind: 'malformed', error: `malformed consent string ${shown(consentText)}: ${decoded.error}` };
       const consent = decoded.consent;
       const algo = account?.gdpr?.enforce_algo ?? opts.enforceAlgo;
       if (algo === 'basic') return hostCookieVerdict(algo, opts.hostVendorId, consent, undefined);

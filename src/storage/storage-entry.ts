@@ -31,7 +31,7 @@ export const parseStorageEntry = (body: string, limits: StorageLimits): StorageE
   try {
     parsed = parseBoundedJson(body);
   } catch (err) {
-    throw new AppError(ErrorCode.BAD_REQUEST, err instanceof JsonTooDeepError ? `Request body is refused: ${err.message}.` : `Request body is not valid JSON: ${(err as Error).message}`);
+    throw new AppError(ErrorCode.BAD_REQUEST, err instanceof JsonTooDeepError ? `Request body is refused: ${err.message}.` : 'Request body is not valid JSON.');
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new AppError(ErrorCode.BAD_REQUEST, 'Request body must be a JSON object with key, value, type and application.');

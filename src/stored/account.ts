@@ -86,8 +86,8 @@ export const parseAccountSettings = (id: string, text: string, source: string): 
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (err) {
-    throw new InvalidStoredData(`account '${id}' from ${source} is not valid JSON: ${(err as Error).message}`);
+  } catch {
+    throw new InvalidStoredData(`account '${id}' from ${source} is not valid JSON`);
   }
   return checkedAccountSettings(id, value, source);
 };

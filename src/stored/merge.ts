@@ -147,8 +147,8 @@ const parseObject = (text: string): Json | string => {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (err) {
-    return (err as Error).message;
+  } catch {
+    return 'the text does not parse';
   }
   return isObject(value) ? value : 'not a JSON object';
 };

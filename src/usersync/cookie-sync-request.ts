@@ -65,8 +65,8 @@ export const parseCookieSyncRequest = (body: string): CookieSyncRequest => {
   let json: unknown;
   try {
     json = JSON.parse(body);
-  } catch (err) {
-    throw bad(`JSON parsing failed: ${(err as Error).message}`);
+  } catch {
+    throw bad('JSON parsing failed: the body is not valid JSON');
   }
   if (!isObject(json)) throw bad('JSON parsing failed: the body must be a JSON object');
   const biddersRaw = Object.hasOwn(json, 'bidders') ? json.bidders : undefined;

@@ -62,7 +62,7 @@ export const parseTrackRequest = (account: string | undefined, body: string): { 
     try {
       parsed = parseBoundedJson(body);
     } catch (err) {
-      problems.push(err instanceof JsonTooDeepError ? `Request body is refused: ${err.message}.` : `Request body is not valid JSON: ${(err as Error).message}`);
+      problems.push(err instanceof JsonTooDeepError ? `Request body is refused: ${err.message}.` : 'Request body is not valid JSON.');
     }
   }
   const rawPuts = isObject(parsed) ? parsed.puts : undefined;

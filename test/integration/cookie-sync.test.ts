@@ -224,14 +224,15 @@ describe('POST /cookie_sync', () => {
 
   it('answers bad input 400 with a message', async () => {
     const cases: [unknown, RegExp][] = [
-      ['{not json', /JSON parsing failed/],
+      // Our words, never the JSON parser's (which quotes the body).
+      ['{not json', /^JSON parsing failed: the body is not valid JSON$/],
       [{ bidders: 'alpha' }, /bidders must be an array of strings/],
       [{ gdpr: 2 }, /GDPR signal should be integer 0 or 1/],
       [{ gdpr: 0, gpp_sid: 'x' }, /gpp_sid/],
       [{ gdpr: 0, limit: 'ten' }, /limit must be an integer/],
       [{ gdpr: 0, filterSettings: { iframe: { bidders: '*', filter: 'sometimes' } } }, /error parsing filtersettings.iframe: invalid filter value 'sometimes'/],
       [{ gdpr: 0, filterSettings: { image: { bidders: 'alpha', filter: 'include' } } }, /invalid bidders value `alpha`/],
-      [{ gdpr: 0, gpp: 'not-gpp' }, /./],
+      [{ gdpr: 0, gpp: 'not-gpp' }, /^gpp is not a valid GPP string: its header is not a GPP version 1 header$/],
     ];
     for (const [body, message] of cases) {
       const res = await post(body);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { allConsent, gppString, tcfString, VENDOR_LIST_FILE } from '../support/consent-strings.js';
+import { allConsent, gppString, tcfString, VENDOR_LIST_FILE, writtenTcf } from '../support/consent-strings.js';
 import { buildTestApp } from '../support/app.js';
 import type { TestApp } from '../support/app.js';
 import { startMockBidder } from '../support/mock-bidder.js';
@@ -118,6 +118,23 @@ describe('POST /openrtb2/auction: what each bidder receives', () => {
     assert.equal(r.status, 200);
     assert.match(warningsOf(r.body), /not a valid TCF v2 consent string/);
     assert.equal(r.alpha, undefined);
+    assert.equal(r.beta, undefined);
+  });
+
+  it('an invalid consent string with GDPR off: the warning says what is wrong in our words, never a decoder exception', async () => {
+    // Version 3: the IAB decoder failed on it with "Cannot read properties of undefined (…)".
+    const v3 = writtenTcf({ version: 3, vendors: { maxId: 10, bitField: [10] }, vendorLi: { maxId: 0, bitField: [] }, restrictions: [] });
+    const r = await auction({ regs: { gdpr: 0 }, user: { consent: v3 } });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.ext?.warnings, { general: [{ code: 999, message: 'user.consent is not a valid TCF v2 consent string and is treated as no consent: version 3 is not TCF v2' }] });
+    assert.ok(hasEverything(r.alpha) && hasEverything(r.beta), 'GDPR off: both called with everything');
+  });
+
+  it("a valid core with an unknown segment after it (the IAB decoder's 'forEach' failure) is read as Prebid Server reads it", async () => {
+    const consent = `${tcfString({ purposes: [1, 2, 3, 4, 7], vendors: [10], specialFeatures: [1] })}.zzzz`;
+    const r = await auction({ regs: { gdpr: 1 }, user: { consent } });
+    assert.doesNotMatch(warningsOf(r.body), /consent string|Cannot read|forEach/);
+    assert.ok(hasEverything(r.alpha));
     assert.equal(r.beta, undefined);
   });
 

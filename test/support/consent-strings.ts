@@ -78,3 +78,105 @@ export const gppString = (s: GppSections): string => {
   }
   return model.encode();
 };
+
+/* Strings written bit by bit: what an attacker sends, which the IAB encoders would not make. */
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const bitsOf = (value: number, width: number): string => value.toString(2).padStart(width, '0');
+const base64url = (bits: string): string => {
+  const padded = bits + '0'.repeat((6 - (bits.length % 6)) % 6);
+  let out = '';
+  for (let i = 0; i < padded.length; i += 6) out += BASE64URL[parseInt(padded.slice(i, i + 6), 2)];
+  return out;
+};
+
+/** A vendor section as written: a bit field of `maxId` bits, or range entries (a pair is a range, a number a single id). */
+export type WrittenVendors = { readonly maxId: number; readonly bitField: readonly number[] } | { readonly maxId: number; readonly entries: readonly (number | readonly [number, number])[] };
+
+/** The fields of a TCF v2 core segment, written as given (no checks: any value its width holds). */
+export interface WrittenTcf {
+  readonly version?: number;
+  readonly cmpId?: number;
+  readonly vendorListVersion?: number;
+  readonly purposes?: readonly number[];
+  readonly purposeLi?: readonly number[];
+  readonly specialFeatures?: readonly number[];
+  readonly vendors: WrittenVendors;
+  readonly vendorLi: WrittenVendors;
+  readonly restrictions: readonly { readonly purpose: number; readonly type: number; readonly entries: readonly (number | readonly [number, number])[] }[];
+  /** Further segments, appended after a `.` each. */
+  readonly segments?: readonly string[];
+}
+
+const flagBits = (set: readonly number[] | undefined, width: number): string => Array.from({ length: width }, (_, i) => (set?.includes(i + 1) === true ? '1' : '0')).join('');
+const entryBits = (e: number | readonly [number, number]): string => (typeof e === 'number' ? '0' + bitsOf(e, 16) : '1' + bitsOf(e[0], 16) + bitsOf(e[1], 16));
+const vendorBits = (v: WrittenVendors): string =>
+  bitsOf(v.maxId, 16) + ('bitField' in v ? '0' + flagBits(v.bitField, v.maxId) : '1' + bitsOf(v.entries.length, 12) + v.entries.map(entryBits).join(''));
+
+/** The bits of a TCF v2 core segment with these fields (created 2020, CMP 10 unless given, language and country EN/DE). */
+export const tcfBits = (t: WrittenTcf): string =>
+  bitsOf(t.version ?? 2, 6) + bitsOf(16_000_000_000, 36) + bitsOf(16_000_000_000, 36) + bitsOf(t.cmpId ?? 10, 12) + bitsOf(1, 12) + bitsOf(1, 6) + bitsOf(4 * 64 + 13, 12) +
+  bitsOf(t.vendorListVersion ?? 5, 12) + bitsOf(2, 6) + '1' + '0' + flagBits(t.specialFeatures, 12) + flagBits(t.purposes, 24) + flagBits(t.purposeLi, 24) + '0' + bitsOf(3 * 64 + 4, 12) +
+  vendorBits(t.vendors) + vendorBits(t.vendorLi) +
+  bitsOf(t.restrictions.length, 12) + t.restrictions.map((r) => bitsOf(r.purpose, 6) + bitsOf(r.type, 2) + bitsOf(r.entries.length, 12) + r.entries.map(entryBits).join('')).join('');
+
+/** A TCF v2 string with these fields, written bit by bit. */
+export const writtenTcf = (t: WrittenTcf): string => [base64url(tcfBits(t)), ...(t.segments ?? [])].join('.');
+
+/**
+ * A valid TCF v2 consent string of about `length` characters whose publisher-restrictions section
+ * holds as many range entries over every vendor (1–65,535) as fit: a decoder that expands ranges
+ * does 65,535 steps per 33 bits of input. Restrictions cycle over purposes 1–10 and the three types.
+ * Each `variant` (0–4000, the CMP id) is another string, as an attacker changes one character to
+ * miss a decoder's cache.
+ */
+export const craftedTcf = (length: number, variant = 0): string => {
+  const all: readonly [number, number] = [1, 65535];
+  const base = { cmpId: 10 + variant, purposes: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], vendors: { maxId: 65535, entries: [all] }, vendorLi: { maxId: 65535, entries: [all] } };
+  const fixedBits = tcfBits({ ...base, restrictions: [] }).length;
+  let entries = Math.max(1, Math.floor((length * 6 - fixedBits) / 33));
+  const restrictions = [];
+  for (let r = 0; entries > 0; r++) {
+    const n = Math.min(4095, entries);
+    entries -= n;
+    restrictions.push({ purpose: (r % 10) + 1, type: r % 3, entries: Array.from({ length: n }, () => all) });
+  }
+  return writtenTcf({ ...base, restrictions });
+};
+
+/** Zeckendorf bits of `n` (least significant first) and the closing 1: GPP's Fibonacci integer. */
+const fibonacciBits = (n: number): string => {
+  const fib = [1, 2];
+  while (fib[fib.length - 1]! + fib[fib.length - 2]! <= n) fib.push(fib[fib.length - 1]! + fib[fib.length - 2]!);
+  const bits = Array.from(fib, () => '0');
+  let rest = n;
+  for (let i = fib.length - 1; i >= 0; i--) {
+    if (rest >= fib[i]!) {
+      bits[i] = '1';
+      rest -= fib[i]!;
+    }
+  }
+  return bits.join('').replace(/0+$/, '') + '1';
+};
+
+/** A GPP header (type 3, version 1) naming these section ids: a number, or a range as a pair. */
+export const gppHeader = (ids: readonly (number | readonly [number, number])[]): string => {
+  let offset = 0;
+  let bits = bitsOf(3, 6) + bitsOf(1, 6) + bitsOf(ids.length, 12);
+  for (const id of ids) {
+    const [start, end] = typeof id === 'number' ? [id, id] : id;
+    bits += typeof id === 'number' ? '0' + fibonacciBits(start - offset) : '1' + fibonacciBits(start - offset) + fibonacciBits(end - start);
+    offset = end;
+  }
+  return base64url(bits);
+};
+
+/** A GPP string whose only section is this TCF EU v2 string (section id 2). */
+export const gppWithTcf = (tcf: string): string => `${gppHeader([2])}~${tcf}`;
+
+/**
+ * A GPP string of a dozen characters whose header names the section ids 2 to `lastId` as one
+ * range, and which carries one section: a decoder that expands the range before counting the
+ * sections does `lastId` steps and holds as many numbers. Each `variant` is another string.
+ */
+export const gppHeaderRangeBomb = (lastId: number, variant = 0): string => `${gppHeader([[2, lastId]])}~1YNN${variant === 0 ? '' : variant}`;

@@ -4,6 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, errors } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { BidderCallFailure, BidderCallResult, BidderHttpClient } from '../bidder-http.js';
+import { networkFailureReason } from '../network-failure.js';
 import type { CancelSignal } from '../../core/cancel-signal.js';
 import { copyToExtend } from '../../core/own-keys.js';
 import { BoundedGunzip } from './bounded-gunzip.js';
@@ -228,8 +229,8 @@ class CallHandler implements Dispatcher.DispatchHandler {
 /** zlib's error for an output over `maxOutputLength`. */
 const isTooLarge = (err: unknown): boolean => (err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE';
 
-const failed = (err: Error & { code?: string }): BidderCallResult => {
-  const failure: BidderCallFailure = { kind: 'network', message: err.code ? `${err.code}: ${err.message}` : err.message };
+const failed = (err: Error): BidderCallResult => {
+  const failure: BidderCallFailure = { kind: 'network', message: networkFailureReason(err) };
   return { ok: false, failure };
 };
 

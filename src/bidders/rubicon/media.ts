@@ -1,5 +1,5 @@
 import type { Imp, MediaType } from '../../openrtb/types.js';
-import { parseBoundedJson } from '../../core/bounded-json.js';
+import { jsonProblem, parseBoundedJson } from '../../core/bounded-json.js';
 import { isAbsent, isObject } from '../json-guards.js';
 import type { RubiconParams } from './imp-ext.js';
 import { isVideoImp } from './imp.js';
@@ -46,7 +46,7 @@ const nativeImp = (imp: Imp): MediaImp | { error: string } => {
   try {
     parsed = parseBoundedJson(typeof native.request === 'string' ? native.request : '');
   } catch (err) {
-    return { error: `native.request: ${(err as Error).message}` };
+    return { error: `native.request: ${jsonProblem(err)}` };
   }
   if (!isAbsent(parsed) && !isObject(parsed)) return { error: 'native.request is not a JSON object' };
   const request = isObject(parsed) ? parsed : {};

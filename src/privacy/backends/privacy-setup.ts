@@ -37,6 +37,7 @@ export interface PrivacyConfigSlice {
   readonly ipv4: { readonly anon_keep_bits: number };
   readonly ipv6: { readonly anon_keep_bits: number };
   readonly allowactivities: AllowActivitiesSetting;
+  readonly max_consent_length: number;
 }
 
 /** Vendor list versions kept in memory (a full list is about 1 MB). */
@@ -78,7 +79,7 @@ export const createPrivacyFromConfig = async (
     allowActivities: cfg.allowactivities,
   };
   // One pair of bounded decoders for auctions and user syncs: a page's consent string serves all.
-  const decoders = { tcf: createTcfDecoder(), gpp: createGppDecoder() };
+  const decoders = { tcf: createTcfDecoder({ maxLength: cfg.max_consent_length }), gpp: createGppDecoder({ maxLength: cfg.max_consent_length }) };
   const userSync = createUserSyncPrivacy({
     gdprEnabled: cfg.gdpr.enabled,
     gdprDefault: cfg.gdpr.default_value,
