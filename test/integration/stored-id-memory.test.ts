@@ -7,6 +7,7 @@ import { startServerProcess } from '../support/server-process.js';
 import type { ServerProcess } from '../support/server-process.js';
 import { startStoredHttpServer } from '../support/stored-http-server.js';
 import type { StoredHttpServer } from '../support/stored-http-server.js';
+import { STARTUP_TIMEOUT_MS } from '../support/time-bounds.js';
 
 /*
  * Ids from requests must not grow the server's memory (issue: a ~500 KB stored request id per
@@ -86,7 +87,7 @@ describe('stored ids from requests do not grow memory (real process, 192 MiB hea
       { NODE_OPTIONS: '--max-old-space-size=192 --inspect=127.0.0.1:0' },
     );
     // The launcher's own short-lived Node prints an inspector line first: the server's is the last.
-    await waitFor('the server inspector URL', async () => (server.output().match(/ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/g)?.length ?? 0) >= 2, 10_000);
+    await waitFor('the server inspector URL', async () => (server.output().match(/ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/g)?.length ?? 0) >= 2, STARTUP_TIMEOUT_MS);
     inspectorUrl = server.output().match(/ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/g)!.at(-1)!;
     pool = new Pool(server.baseUrl, { connections: CONCURRENCY, pipelining: 1 });
   });
