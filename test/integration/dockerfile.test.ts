@@ -8,7 +8,7 @@ import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../../src/config/load.js';
 import { awaitReady, spawnOwned } from '../support/child-processes.js';
 import { freePort } from '../support/ports.js';
-import { STARTUP_TIMEOUT_MS } from '../support/time-bounds.js';
+import { scaled, STARTUP_TIMEOUT_MS } from '../support/time-bounds.js';
 
 // No container engine runs here (CI included), so the image is not built. Instead this performs
 // the Dockerfile's steps in a clean temporary directory as a stand-in: each stage's files are
@@ -136,7 +136,7 @@ describe('Dockerfile', () => {
     assert.ok(ops(final, 'RUN').some((r) => r.includes('npm ci --omit=dev')), 'the final stage installs production dependencies only');
   });
 
-  it('builds and starts as its steps say: the HEALTHCHECK passes once serving, and no devDependency ships', { timeout: 150_000 }, async () => {
+  it('builds and starts as its steps say: the HEALTHCHECK passes once serving, and no devDependency ships', { timeout: scaled(150_000) }, async () => {
     const ignored = ignoredBy(readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#')));
     const results = performStages(stages, work, ignored);
     const built = await Promise.all([...results.values()]);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -16,7 +15,7 @@ import { STARTUP_TIMEOUT_MS } from '../support/time-bounds.js';
  * `npm test` is (SIGINT to its process group, SIGTERM to the script or to the runner), a test
  * file's process killed outright, a test cancelled at its timeout. Each case runs
  * test/fixtures/processes/hanging-file.ts under its own `node --test`: it starts Redis, Postgres
- * and openbid with two cluster workers, reports their pids and ports, and hangs without stopping
+ * and openbid with two cluster workers, reports their pids, and hangs without stopping
  * any. Only the processes that fixture reports are checked (other test files' servers are
  * legitimately running meanwhile).
  */
@@ -78,28 +77,17 @@ const startRun = async (how: 'runner' | 'script', services: string[], fixtureEnv
   }
 };
 
-const refused = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-
 /** The fixture's processes still alive, as `pid command`. */
 const survivors = (report: FixtureReport): string[] => report.processes.filter((p) => !isGone(p.pid, p.startTicks)).map((p) => `${p.pid} ${p.command}`);
 
 /**
- * Asserts that every process the fixture started is gone, and no port of theirs takes a
- * connection, within GONE_WITHIN_MS.
+ * Asserts that every process the fixture started is gone within GONE_WITHIN_MS. (Their ports are
+ * not checked: other test files' servers take freed ports at once on a busy machine.)
  */
 const assertAllGone = async ({ report }: Run, what: string): Promise<void> => {
   const started = Date.now();
   await waitFor(`${what}: every process the fixture started to be gone`, async () => survivors(report).length === 0, GONE_WITHIN_MS).catch(() => undefined);
   assert.deepEqual(survivors(report), [], `${what}: still running ${Date.now() - started} ms later (of ${report.processes.length} started)`);
-  for (const port of report.ports) assert.ok(await refused(port), `${what}: 127.0.0.1:${port} still takes connections`);
 };
 
 /**

@@ -4,6 +4,7 @@ import { startRedisSentinelSet } from '../support/redis-sentinel.js';
 import type { RedisSentinelSet } from '../support/redis-sentinel.js';
 import { startServerProcess } from '../support/server-process.js';
 import type { ServerProcess } from '../support/server-process.js';
+import { scaled } from '../support/time-bounds.js';
 
 /** Each answer during the failover must come within this (the store's own budget is 500 ms). */
 const ANSWER_BOUND_MS = 1500;
@@ -35,7 +36,7 @@ const storageHeaders = { 'content-type': 'application/json', 'x-svc-api-key': AP
 
 const uuidsOf = (answer: Timed): string[] => (JSON.parse(answer.body) as { responses: { uuid: string }[] }).responses.map((r) => r.uuid);
 
-describe('the cache and module storage on Redis Sentinel, through a failover (bin/openbid)', { timeout: 90_000 }, () => {
+describe('the cache and module storage on Redis Sentinel, through a failover (bin/openbid)', { timeout: scaled(90_000) }, () => {
   let set: RedisSentinelSet | undefined;
   let server: ServerProcess | undefined;
 

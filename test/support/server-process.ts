@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { awaitReady, spawnOwned } from './child-processes.js';
+import { awaitReady, registerCleanup, spawnOwned } from './child-processes.js';
 import { freePort } from './ports.js';
 import { STARTUP_TIMEOUT_MS } from './time-bounds.js';
 
@@ -39,9 +39,13 @@ export const startServerProcess = async (config: Record<string, unknown> = {}, e
   const given = (config.server as { port?: unknown } | undefined)?.port;
   const port = typeof given === 'number' ? given : await freePort();
   const server = { host: '127.0.0.1', port, ...(config.server as Record<string, unknown> | undefined) };
-  const file = join(mkdtempSync(join(tmpdir(), 'openbid-proc-')), 'config.json');
+  const dir = mkdtempSync(join(tmpdir(), 'openbid-proc-'));
+  const removeDir = registerCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify({ ...config, server }));
   const run = runCli(['--config', file], env);
+  // The config file is the process's alone: it goes when the process does.
+  void run.exited.then(removeDir);
   const baseUrl = `http://127.0.0.1:${port}`;
   const level = env.OPENBID_LOGGING__LEVEL ?? (config.logging as { level?: unknown } | undefined)?.level;
   const announces = level !== 'silent';
