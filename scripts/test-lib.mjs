@@ -1,6 +1,6 @@
 // What the test scripts share (scripts/test.mjs, scripts/test-e2e.mjs): installing missing Debian
 // packages, building dist/ (the process tests run the real bin/openbid), running node --test.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 export const root = new URL('..', import.meta.url).pathname;
@@ -43,17 +43,62 @@ export const buildDist = () => {
 };
 
 /**
- * Runs `node --test` on the files given in `argv` (plain `.ts` paths), else on `defaultFiles()`;
- * other arguments go to `node --test`. Exits with its status.
+ * `[file, args]` that run `command args` so that it gets SIGTERM if this process dies first, even
+ * by SIGKILL (Linux's parent-death signal, set by util-linux's `setpriv`, which then execs the
+ * command); the command as it is where `setpriv` cannot.
  */
-export const runTests = (argv, defaultFiles, { concurrency, timeoutMs }) => {
+const dyingWithUs = (command, args) =>
+  spawnSync('setpriv', ['--pdeathsig', 'TERM', '--', 'true'], { stdio: 'ignore' }).status === 0
+    ? ['setpriv', ['--pdeathsig', 'TERM', '--', command, ...args]]
+    : [command, args];
+
+/**
+ * `OPENBID_TEST_TIME_FACTOR` (a positive number, default 1) multiplies the test timeouts, as it
+ * does the test support's waits (test/support/time-bounds.ts).
+ */
+const timeFactor = () => {
+  const given = Number(process.env.OPENBID_TEST_TIME_FACTOR ?? '1');
+  return Number.isFinite(given) && given > 0 ? given : 1;
+};
+
+/**
+ * The `--test-timeout` to give: Node 24 applies it to each test, Node 20 and 22 to each test
+ * file as a whole (its process is killed at the bound), so there it is the file's bound.
+ */
+const testTimeout = ({ timeoutMs, fileTimeoutMs = timeoutMs }) => {
+  const perTest = Number(process.versions.node.split('.')[0]) >= 24;
+  return Math.round((perTest ? timeoutMs : fileTimeoutMs) * timeFactor());
+};
+
+/**
+ * Runs `node --test` on the files given in `argv` (plain `.ts` paths), else on `defaultFiles()`;
+ * other arguments go to `node --test`. Exits with its status. `timeoutMs` bounds each test
+ * (Node 24+), `fileTimeoutMs` each file where Node can only bound files (default `timeoutMs`).
+ *
+ * The runner is a child of this script, and what stops this script stops it: SIGINT, SIGTERM and
+ * SIGHUP are passed on to it (it then ends each test file's process, and each of those ends the
+ * processes its tests started: test/support/child-processes.ts), and it gets SIGTERM if this
+ * script dies of anything else. This script exits once the runner has, with its status (or dies
+ * of the signal that ended it).
+ */
+export const runTests = (argv, defaultFiles, { concurrency, ...timeouts }) => {
   const selected = argv.filter((a) => a.endsWith('.ts'));
   const passThrough = argv.filter((a) => !a.endsWith('.ts'));
   const files = selected.length > 0 ? selected : defaultFiles();
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, ...passThrough, ...files],
-    { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_ENV: 'test' } },
-  );
-  process.exit(result.status ?? 1);
+  const [file, args] = dyingWithUs(process.execPath, [
+    '--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, `--test-timeout=${testTimeout(timeouts)}`, ...passThrough, ...files,
+  ]);
+  const runner = spawn(file, args, { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_ENV: 'test' } });
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const passOn = (signal) => runner.kill(signal);
+  for (const signal of signals) process.on(signal, passOn);
+  runner.on('error', (err) => {
+    console.error(`could not start the test runner: ${err.message}`);
+    process.exit(1);
+  });
+  runner.on('exit', (code, signal) => {
+    for (const s of signals) process.removeListener(s, passOn);
+    if (signal !== null) process.kill(process.pid, signal);
+    else process.exit(code ?? 1);
+  });
 };

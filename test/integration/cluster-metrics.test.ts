@@ -4,6 +4,7 @@ import { startMockBidder } from '../support/mock-bidder.js';
 import { waitFor } from '../support/ports.js';
 import { startRedis } from '../support/redis.js';
 import { startServerProcess } from '../support/server-process.js';
+import { STARTUP_TIMEOUT_MS } from '../support/time-bounds.js';
 
 /** Sample lines keyed by series (name and labels), with how often each appears. */
 const seriesCounts = (text: string): Map<string, number> => {
@@ -36,7 +37,7 @@ describe('metrics with server.workers: 2', () => {
       const server = await startServerProcess({ server: { workers: 2 }, cache: { backend: { type: 'redis', redis: { url: redis.url, timeout_ms: 2000 } } } });
       try {
         const listening = () => new Set(server.output().split('\n').filter((l) => l.includes(' listening on ')).map((l) => /"pid":(\d+)/.exec(l)?.[1])).size;
-        await waitFor('both workers listening', async () => listening() === 2, 10_000);
+        await waitFor('both workers listening', async () => listening() === 2, STARTUP_TIMEOUT_MS);
         // The primary hands new connections to the workers in turn: one per request spreads them.
         const SENT = 40;
         for (let i = 0; i < SENT; i++) {

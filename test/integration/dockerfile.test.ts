@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../../src/config/load.js';
-import { freePort, waitFor } from '../support/ports.js';
+import { awaitReady, spawnOwned } from '../support/child-processes.js';
+import { freePort } from '../support/ports.js';
+import { scaled, STARTUP_TIMEOUT_MS } from '../support/time-bounds.js';
 
 // No container engine runs here (CI included), so the image is not built. Instead this performs
 // the Dockerfile's steps in a clean temporary directory as a stand-in: each stage's files are
@@ -61,13 +62,10 @@ const pairs = (args: string): [string, string][] =>
 /** Runs a RUN line's shell command; rejects with its output if it fails or overruns. */
 const run = async (cmd: string, cwd: string, env: NodeJS.ProcessEnv): Promise<void> => {
   const started = Date.now();
-  const child = spawn('sh', ['-c', cmd], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: STEP_TIMEOUT_MS });
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  const step = spawnOwned('sh', ['-c', cmd], { cwd, env, timeout: STEP_TIMEOUT_MS });
+  const ended = await step.exited;
   if (process.env.OPENBID_TEST_TIMINGS) process.stderr.write(`RUN ${cmd}: ${Date.now() - started} ms\n`);
-  assert.equal(code, 0, `RUN ${cmd} failed after ${Date.now() - started} ms (${signal ?? ''}):\n${out}`);
+  assert.equal(ended, 0, `RUN ${cmd} failed after ${Date.now() - started} ms (${ended}):\n${step.output()}`);
 };
 
 /** What performing a stage leaves: its files, and the settings a container of it starts with. */
@@ -138,7 +136,7 @@ describe('Dockerfile', () => {
     assert.ok(ops(final, 'RUN').some((r) => r.includes('npm ci --omit=dev')), 'the final stage installs production dependencies only');
   });
 
-  it('builds and starts as its steps say: the HEALTHCHECK passes once serving, and no devDependency ships', { timeout: 150_000 }, async () => {
+  it('builds and starts as its steps say: the HEALTHCHECK passes once serving, and no devDependency ships', { timeout: scaled(150_000) }, async () => {
     const ignored = ignoredBy(readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#')));
     const results = performStages(stages, work, ignored);
     const built = await Promise.all([...results.values()]);
@@ -161,21 +159,17 @@ describe('Dockerfile', () => {
     const runEnv = { ...env, OPENBID_SERVER__PORT: String(port), OPENBID_SERVER__HOST: '127.0.0.1', OPENBID_SERVER__ADMIN_PORT: String(adminPort), OPENBID_SERVER__ADMIN_HOST: '127.0.0.1' };
     const healthy = (): boolean => spawnSync(healthcheck[0] ?? '', healthcheck.slice(1), { cwd: workdir, env: runEnv, timeout: 5000 }).status === 0;
     assert.equal(healthy(), false, 'the HEALTHCHECK must fail while nothing serves');
-    const server = spawn(cmd[0] ?? '', cmd.slice(1), { cwd: workdir, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    server.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    server.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | string>((resolve) => server.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+    const server = spawnOwned(cmd[0] ?? '', cmd.slice(1), { cwd: workdir, env: runEnv });
     try {
-      await waitFor('the HEALTHCHECK to pass', () => Promise.resolve(healthy()), 15_000).catch((err: Error) => assert.fail(`${err.message}\n${out}`));
+      await awaitReady(server, 'the HEALTHCHECK to pass', () => Promise.resolve(healthy()), STARTUP_TIMEOUT_MS);
       const amp = await fetch(`http://127.0.0.1:${port}/openrtb2/amp?tag_id=nope`, { signal: AbortSignal.timeout(5000) });
       assert.equal(amp.status, 400, 'the image serves the auction routes');
       // Metrics on the admin listener only.
       assert.equal((await fetch(`http://127.0.0.1:${adminPort}/metrics`, { signal: AbortSignal.timeout(5000) })).status, 200);
       assert.equal((await fetch(`http://127.0.0.1:${port}/metrics`, { signal: AbortSignal.timeout(5000) })).status, 404);
     } finally {
-      server.kill('SIGTERM');
-      assert.equal(await exited, 0, out);
+      server.proc.kill('SIGTERM');
+      assert.equal(await server.exited, 0, server.output());
     }
   });
 });

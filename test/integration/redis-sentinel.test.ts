@@ -4,9 +4,16 @@ import { startRedisSentinelSet } from '../support/redis-sentinel.js';
 import type { RedisSentinelSet } from '../support/redis-sentinel.js';
 import { startServerProcess } from '../support/server-process.js';
 import type { ServerProcess } from '../support/server-process.js';
+import { scaled } from '../support/time-bounds.js';
 
-/** Each answer during the failover must come within this (the store's own budget is 500 ms). */
+/**
+ * Answers during the failover come within this, at the median (the store's own budget is 500 ms):
+ * one answer alone may be late on a loaded machine, where the server or this test can wait a
+ * second for a core; all of them are late when calls wait for the dead master.
+ */
 const ANSWER_BOUND_MS = 1500;
+/** No answer during the failover may take this long: a call that hangs on the dead master. */
+const HANG_BOUND_MS = 4500;
 /** From the kill of the master to `/cache` serving again through the promoted replica. */
 const FAILOVER_BOUND_MS = 15_000;
 
@@ -35,7 +42,7 @@ const storageHeaders = { 'content-type': 'application/json', 'x-svc-api-key': AP
 
 const uuidsOf = (answer: Timed): string[] => (JSON.parse(answer.body) as { responses: { uuid: string }[] }).responses.map((r) => r.uuid);
 
-describe('the cache and module storage on Redis Sentinel, through a failover (bin/openbid)', { timeout: 90_000 }, () => {
+describe('the cache and module storage on Redis Sentinel, through a failover (bin/openbid)', { timeout: scaled(90_000) }, () => {
   let set: RedisSentinelSet | undefined;
   let server: ServerProcess | undefined;
 
@@ -88,6 +95,7 @@ describe('the cache and module storage on Redis Sentinel, through a failover (bi
     const killedAt = performance.now();
     const oneOld = [...written.keys()][0] as string;
     const unavailable: Timed[] = [];
+    const answerMs: number[] = [];
     let servedAgainMs: number | undefined;
     let tries = 0;
     while (servedAgainMs === undefined) {
@@ -95,7 +103,8 @@ describe('the cache and module storage on Redis Sentinel, through a failover (bi
       assert.ok(performance.now() - killedAt < FAILOVER_BOUND_MS + 5000 && tries < 1000, 'no recovery in time');
       const [posted, got] = await Promise.all([put(baseUrl, [{ during: tries }]), timed(`${baseUrl}/cache?uuid=${oneOld}`)]);
       for (const answer of [posted, got]) {
-        assert.ok(answer.ms < ANSWER_BOUND_MS, `an answer took ${Math.round(answer.ms)} ms during the failover`);
+        answerMs.push(answer.ms);
+        assert.ok(answer.ms < HANG_BOUND_MS, `an answer took ${Math.round(answer.ms)} ms during the failover`);
         if (answer.status !== 200) {
           assert.equal(answer.status, 503, `status ${answer.status}: ${answer.body}`);
           unavailable.push(answer);
@@ -104,6 +113,8 @@ describe('the cache and module storage on Redis Sentinel, through a failover (bi
       if (posted.status === 200 && got.status === 200) servedAgainMs = performance.now() - killedAt;
       else await new Promise((r) => setTimeout(r, 100));
     }
+    const median = answerMs.sort((a, b) => a - b)[Math.floor(answerMs.length / 2)] ?? 0;
+    assert.ok(median < ANSWER_BOUND_MS, `answers during the failover took ${Math.round(median)} ms at the median`);
     assert.ok(unavailable.length > 0, 'the cache answered 503 while there was no master');
     assert.ok(servedAgainMs < FAILOVER_BOUND_MS, `served again ${Math.round(servedAgainMs)} ms after the kill`);
     assert.equal(await set.masterPortNamed(), set.replicaPort, 'the sentinels promoted the replica');

@@ -10,6 +10,7 @@ import { waitFor, withPortInUse } from '../support/ports.js';
 import { startRedis } from '../support/redis.js';
 import { runCli, startServerProcess } from '../support/server-process.js';
 import { untilPeerHasRead } from '../support/tcp-queues.js';
+import { STARTUP_TIMEOUT_MS } from '../support/time-bounds.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -179,7 +180,7 @@ describe('openbid server process', () => {
       const children = () => execFileSync('pgrep', ['-P', String(server.proc.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
       const listening = () => new Set(server.output().split('\n').filter((l) => l.includes(' listening on ')).map((l) => /"pid":(\d+)/.exec(l)?.[1])).size;
       // /status answers as soon as the first worker listens; wait for the second.
-      await waitFor('both workers listening', async () => listening() === 2, 10_000);
+      await waitFor('both workers listening', async () => listening() === 2, STARTUP_TIMEOUT_MS);
       assert.equal(children().length, 2, 'expected two worker processes');
       // Workers inherit the launcher's young generation.
       assert.deepEqual(nodeArgs(server.proc.pid), ['--max-semi-space-size=64']);
@@ -198,8 +199,8 @@ describe('openbid server process', () => {
       await waitFor('a replacement worker', async () => {
         const now = children();
         return now.length === 2 && !now.includes(victim ?? '');
-      }, 10_000);
-      await waitFor('the replacement serving', async () => listening() === 3, 10_000);
+      }, STARTUP_TIMEOUT_MS);
+      await waitFor('the replacement serving', async () => listening() === 3, STARTUP_TIMEOUT_MS);
       assert.match(server.output(), /worker died; starting a new one/);
     } finally {
       server.proc.kill('SIGTERM');

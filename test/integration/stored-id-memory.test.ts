@@ -7,6 +7,7 @@ import { startServerProcess } from '../support/server-process.js';
 import type { ServerProcess } from '../support/server-process.js';
 import { startStoredHttpServer } from '../support/stored-http-server.js';
 import type { StoredHttpServer } from '../support/stored-http-server.js';
+import { scaled, STARTUP_TIMEOUT_MS } from '../support/time-bounds.js';
 
 /*
  * Ids from requests must not grow the server's memory (issue: a ~500 KB stored request id per
@@ -86,7 +87,7 @@ describe('stored ids from requests do not grow memory (real process, 192 MiB hea
       { NODE_OPTIONS: '--max-old-space-size=192 --inspect=127.0.0.1:0' },
     );
     // The launcher's own short-lived Node prints an inspector line first: the server's is the last.
-    await waitFor('the server inspector URL', async () => (server.output().match(/ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/g)?.length ?? 0) >= 2, 10_000);
+    await waitFor('the server inspector URL', async () => (server.output().match(/ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/g)?.length ?? 0) >= 2, STARTUP_TIMEOUT_MS);
     inspectorUrl = server.output().match(/ws:\/\/127\.0\.0\.1:\d+\/[\w-]+/g)!.at(-1)!;
     pool = new Pool(server.baseUrl, { connections: CONCURRENCY, pipelining: 1 });
   });
@@ -126,7 +127,7 @@ describe('stored ids from requests do not grow memory (real process, 192 MiB hea
   const distinctId = (i: number, length: number): string => `${String(i).padStart(8, '0')}${'i'.repeat(length - 8)}`;
   const refused = (kind: string): string => `400 Invalid ${kind} id: longer than the limit of ${LIMIT} characters`;
 
-  it('huge ids are refused without being held, and 10,000 distinct ids at and beyond the limit leave RSS within 160 MB', { timeout: 120_000 }, async () => {
+  it('huge ids are refused without being held, and 10,000 distinct ids at and beyond the limit leave RSS within 160 MB', { timeout: scaled(120_000) }, async () => {
     // Warm up the same paths (JIT, young generation, pools) before the baseline.
     await send(1_000, (i) => auctionBody(i % 2 === 0 ? 'request' : 'imp', i % 2 === 0 ? 'w'.repeat(LIMIT + 1) : 'w'.repeat(LIMIT)), () => undefined);
     await collectGarbage(inspectorUrl);

@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import { createServer } from 'node:net';
+import { scaled } from './time-bounds.js';
 
 /**
  * Ports `freePort` handed out lately in this process. The kernel may offer the same ephemeral
@@ -49,16 +50,21 @@ export const withPortInUse = async <T>(use: (port: number) => Promise<T>): Promi
   }
 };
 
-/** Polls `check` every 25 ms until it resolves true, or fails after `timeoutMs`. */
+/**
+ * Polls `check` every 25 ms until it resolves true, or fails after `timeoutMs` times
+ * `OPENBID_TEST_TIME_FACTOR` (time-bounds.ts): for what must happen eventually, not for a
+ * deadline a test asserts.
+ */
 export const waitFor = async (what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> => {
-  const until = Date.now() + timeoutMs;
+  const bound = scaled(timeoutMs);
+  const until = Date.now() + bound;
   for (;;) {
     try {
       if (await check()) return;
     } catch {
       // not yet
     }
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > until) throw new Error(`timed out after ${bound} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 };

@@ -3,10 +3,12 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort, waitFor } from './ports.js';
+import { awaitReady, registerCleanup, spawnOwned, stopOwned } from './child-processes.js';
+import { freePort } from './ports.js';
+import { scaled, STARTUP_TIMEOUT_MS } from './time-bounds.js';
 
 /*
- * A throwaway Postgres cluster for integration tests: initdb into a temp dir, pg_ctl start on a
+ * A throwaway Postgres cluster for integration tests: initdb into a temp dir, `postgres` on a
  * free 127.0.0.1 port (its unix socket in the temp dir too), trust authentication, no fsync.
  * Binaries come from Debian's `postgresql` package (/usr/lib/postgresql/<version>/bin;
  * scripts/test.mjs and .ci/run install it). Postgres refuses to run as root: as root (CI), the
@@ -19,7 +21,7 @@ export interface PostgresServer {
   readonly url: string;
   /** A connected client for setting up and checking. Closed by `stop()`. */
   readonly admin: pg.Client;
-  /** Stops the cluster (immediate shutdown, like a crash) and removes its files. Idempotent. */
+  /** Stops the cluster (immediate shutdown, like a crash: SIGQUIT) and removes its files. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -33,68 +35,65 @@ export const findPostgresBin = (): string | undefined => {
   return versions[0] === undefined ? undefined : join(root, versions[0], 'bin');
 };
 
-const running = new Set<() => void>();
-process.on('exit', () => {
-  for (const stop of running) stop();
-});
+/** The OS user Postgres runs as when we are root (it refuses to run as root): Debian's `postgres`. */
+const postgresUser = (): { uid: number; gid: number } => {
+  const id = (flag: string) => spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' });
+  const [user, group] = [id('-u'), id('-g')];
+  if (user.status !== 0 || group.status !== 0) throw new Error('running as root needs the postgres OS user (Debian\'s postgresql package creates it)');
+  return { uid: Number(user.stdout.trim()), gid: Number(group.stdout.trim()) };
+};
 
+/**
+ * Starts a throwaway cluster and waits until it takes connections. `postgres` runs in the
+ * foreground as this process's child (not `pg_ctl start`, which detaches it), owned by
+ * child-processes.ts: it is ended with SIGQUIT, Postgres's immediate shutdown, when the test's
+ * process ends first. A start that fails says why, with Postgres's own output.
+ */
 export const startPostgres = async (): Promise<PostgresServer> => {
   const bin = findPostgresBin();
   if (bin === undefined) throw new Error('no Postgres under /usr/lib/postgresql/*/bin: install Debian\'s postgresql (npm test does it with apt-get)');
-  const asRoot = userInfo().uid === 0;
+  const owner = userInfo().uid === 0 ? postgresUser() : undefined;
   const dir = mkdtempSync(join(tmpdir(), 'openbid-pg-'));
+  const removeDir = registerCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  if (owner !== undefined) chownSync(dir, owner.uid, owner.gid);
   const data = join(dir, 'data');
-  if (asRoot) {
-    const pgUser = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
-    const pgGroup = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
-    if (pgUser.status !== 0) throw new Error('running as root needs the postgres OS user (Debian\'s postgresql package creates it)');
-    chownSync(dir, Number(pgUser.stdout.trim()), Number(pgGroup.stdout.trim()));
+  const initdb = spawnSync(join(bin, 'initdb'), ['-D', data, '-U', 'openbid', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'], {
+    encoding: 'utf8',
+    cwd: dir,
+    timeout: scaled(120_000),
+    ...owner,
+  });
+  if (initdb.status !== 0) {
+    removeDir();
+    throw new Error(`initdb failed (${initdb.status ?? initdb.signal}): ${initdb.stderr}${initdb.stdout}`);
   }
-  const run = (cmd: string, args: string[]): void => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, cmd), ...args]] : [join(bin, cmd), args];
-    const result = spawnSync(file, argv, { encoding: 'utf8', cwd: dir, timeout: 60_000 });
-    if (result.status !== 0) throw new Error(`${cmd} failed (${result.status ?? result.signal}): ${result.stderr}${result.stdout}`);
-  };
-  run('initdb', ['-D', data, '-U', 'openbid', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
-  run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', options, '-w', '-t', '60', 'start']);
-  let stopped = false;
-  const stopSync = (): void => {
-    if (stopped) return;
-    stopped = true;
-    running.delete(stopSync);
-    try {
-      run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
-  running.add(stopSync);
-
+  const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off'].flatMap((s) => ['-c', s]);
+  const server = spawnOwned(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, ...settings], { cwd: dir, endSignal: 'SIGQUIT', ...owner });
   const url = `postgres://openbid@127.0.0.1:${port}/postgres`;
   let admin: pg.Client | undefined;
+  const stopServer = async (): Promise<void> => {
+    await admin?.end().catch(() => undefined);
+    await stopOwned(server, 'SIGQUIT');
+    removeDir();
+  };
   try {
-    await waitFor(`postgres on port ${port}`, async () => {
-      const client = new pg.Client({ connectionString: url });
-      client.on('error', () => undefined);
-      await client.connect();
-      admin = client;
-      return true;
-    });
+    await awaitReady(
+      server,
+      `postgres on port ${port}`,
+      async () => {
+        const client = new pg.Client({ connectionString: url });
+        client.on('error', () => undefined);
+        await client.connect();
+        admin = client;
+        return true;
+      },
+      STARTUP_TIMEOUT_MS,
+    );
   } catch (err) {
-    stopSync();
+    removeDir();
     throw err;
   }
-  const connected = admin as pg.Client;
-  return {
-    port,
-    url,
-    admin: connected,
-    stop: async () => {
-      if (stopped) return;
-      await connected.end().catch(() => undefined);
-      stopSync();
-    },
-  };
+  let stopped: Promise<void> | undefined;
+  return { port, url, admin: admin as pg.Client, stop: () => (stopped ??= stopServer()) };
 };

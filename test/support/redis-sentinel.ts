@@ -1,10 +1,12 @@
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { awaitReady, registerCleanup } from './child-processes.js';
+import type { OwnedProcess } from './child-processes.js';
 import { freePort, waitFor } from './ports.js';
 import { adminClient, spawnRedis, spawnRedisServer, stopProcess } from './redis.js';
 import type { AdminClient } from './redis.js';
+import { STARTUP_TIMEOUT_MS } from './time-bounds.js';
 
 export interface RedisSentinelSet {
   readonly masterName: string;
@@ -34,22 +36,23 @@ const QUORUM = 2;
  */
 export const startRedisSentinelSet = async (): Promise<RedisSentinelSet> => {
   const dir = mkdtempSync(join(tmpdir(), 'openbid-redis-sentinel-'));
+  const removeDir = registerCleanup(() => rmSync(dir, { recursive: true, force: true }));
   const masterName = 'openbid-master';
   const password = 'sentinel-test-pw';
   const auth = ['--requirepass', password, '--masterauth', password];
-  const procs: ChildProcess[] = [];
+  const procs: OwnedProcess[] = [];
   const clients: AdminClient[] = [];
   const stop = async (): Promise<void> => {
     for (const c of clients) if (c.isOpen) c.destroy();
-    await Promise.all(procs.map((p) => stopProcess(p, true)));
-    rmSync(dir, { recursive: true, force: true });
+    await Promise.all(procs.map((p) => stopProcess(p.proc, true)));
+    removeDir();
   };
   try {
     const masterPort = await freePort();
     const replicaPort = await freePort();
     const masterProc = spawnRedis(masterPort, dir, [...auth, '--dbfilename', 'master.rdb']);
-    procs.push(masterProc);
-    procs.push(spawnRedis(replicaPort, dir, [...auth, '--dbfilename', 'replica.rdb', '--replicaof', '127.0.0.1', String(masterPort)]));
+    const replicaProc = spawnRedis(replicaPort, dir, [...auth, '--dbfilename', 'replica.rdb', '--replicaof', '127.0.0.1', String(masterPort)]);
+    procs.push(masterProc, replicaProc);
     const sentinelPorts = [await freePort(), await freePort(), await freePort()];
     for (const port of sentinelPorts) {
       // Sentinel rewrites its config file, so each gets its own, writable.
@@ -73,23 +76,21 @@ export const startRedisSentinelSet = async (): Promise<RedisSentinelSet> => {
     }
     let master: AdminClient | undefined;
     let replica: AdminClient | undefined;
-    await waitFor('master', async () => {
-      master ??= await adminClient(masterPort, password);
-      return true;
-    });
-    await waitFor('replica in sync', async () => {
-      replica ??= await adminClient(replicaPort, password);
-      return (await replica.info('replication')).includes('master_link_status:up');
-    });
+    const connect = async (port: number): Promise<AdminClient> => adminClient(port, password);
+    await awaitReady(masterProc, 'master', async () => (master ??= await connect(masterPort)) !== undefined, STARTUP_TIMEOUT_MS);
+    await awaitReady(
+      replicaProc,
+      'replica in sync',
+      async () => (await (replica ??= await connect(replicaPort)).info('replication')).includes('master_link_status:up'),
+      STARTUP_TIMEOUT_MS,
+    );
     if (master === undefined || replica === undefined) throw new Error('unreachable');
     clients.push(master, replica);
     const sentinels = sentinelPorts.map((p) => `127.0.0.1:${p}`);
     const sentinelClients: AdminClient[] = [];
-    for (const port of sentinelPorts) {
-      await waitFor(`sentinel ${port}`, async () => {
-        sentinelClients.push(await adminClient(port));
-        return true;
-      });
+    for (const [i, port] of sentinelPorts.entries()) {
+      const sentinel = procs[2 + i] as OwnedProcess;
+      await awaitReady(sentinel, `sentinel ${port}`, async () => sentinelClients.push(await adminClient(port)) > 0, STARTUP_TIMEOUT_MS);
     }
     clients.push(...sentinelClients);
     // Sentinels find each other through hello messages every 2 s; a failover needs them to.
@@ -101,7 +102,7 @@ export const startRedisSentinelSet = async (): Promise<RedisSentinelSet> => {
           const peers = await s.sendCommand<unknown[]>(['SENTINEL', 'SENTINELS', masterName]);
           return replicas.length === 1 && peers.length === sentinelPorts.length - 1;
         },
-        20_000,
+        STARTUP_TIMEOUT_MS,
       );
     }
     const first = sentinelClients[0] as AdminClient;
@@ -115,7 +116,7 @@ export const startRedisSentinelSet = async (): Promise<RedisSentinelSet> => {
       replica,
       killMaster: async () => {
         if (master?.isOpen) master.destroy();
-        await stopProcess(masterProc, true);
+        await stopProcess(masterProc.proc, true);
       },
       masterPortNamed: async () => Number((await first.sendCommand<string[]>(['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', masterName]))[1]),
       stop,

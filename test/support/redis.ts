@@ -1,10 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
+import { awaitReady, registerCleanup, spawnOwned } from './child-processes.js';
+import type { OwnedProcess } from './child-processes.js';
 import { freePort, waitFor } from './ports.js';
+import { STARTUP_TIMEOUT_MS } from './time-bounds.js';
 
 export interface RedisServer {
   readonly port: number;
@@ -29,22 +32,21 @@ export const adminClient = async (port: number, password?: string): Promise<Admi
   return client;
 };
 
-const started = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const p of started) p.kill('SIGKILL');
-});
-
-/** Runs `redis-server args`, killed when the test process exits if nothing stopped it before. */
-export const spawnRedisServer = (args: string[]): ChildProcess => {
-  const proc = spawn('redis-server', args, { stdio: 'ignore' });
-  started.add(proc);
-  proc.on('exit', () => started.delete(proc));
-  return proc;
-};
+/**
+ * Runs `redis-server args` in the foreground, its output collected; killed with the test's
+ * process (or at the end of its file) if nothing stopped it before (child-processes.ts).
+ */
+export const spawnRedisServer = (args: string[]): OwnedProcess => spawnOwned('redis-server', args);
 
 /** A data node on 127.0.0.1:`port`, nothing persisted; `extra` are more `--option value` pairs. */
-export const spawnRedis = (port: number, dir: string, extra: string[]): ChildProcess =>
+export const spawnRedis = (port: number, dir: string, extra: string[]): OwnedProcess =>
   spawnRedisServer(['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no', ...extra]);
+
+/** A temp dir for Redis's files, removed by the returned function or when the test's process ends. */
+const redisDir = (prefix: string): { dir: string; remove: () => void } => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: registerCleanup(() => rmSync(dir, { recursive: true, force: true })) };
+};
 
 /** SIGTERM (or SIGKILL when `hard`) and wait for the exit; resumes a paused process first. */
 export const stopProcess = async (proc: ChildProcess, hard: boolean): Promise<void> => {
@@ -55,16 +57,30 @@ export const stopProcess = async (proc: ChildProcess, hard: boolean): Promise<vo
   await exited;
 };
 
-/** Starts a real `redis-server` on a free 127.0.0.1 port, optionally with a password. */
+/**
+ * Starts a real `redis-server` on a free 127.0.0.1 port, optionally with a password. A start that
+ * fails says why, with Redis's own output.
+ */
 export const startRedis = async (opts: { password?: string; port?: number } = {}): Promise<RedisServer> => {
   const port = opts.port ?? (await freePort());
-  const dir = mkdtempSync(join(tmpdir(), 'openbid-redis-'));
-  const proc = spawnRedis(port, dir, opts.password ? ['--requirepass', opts.password] : []);
+  const { dir, remove } = redisDir('openbid-redis-');
+  const child = spawnRedis(port, dir, opts.password ? ['--requirepass', opts.password] : []);
+  const { proc } = child;
   let admin: AdminClient | undefined;
-  await waitFor(`redis-server on port ${port}`, async () => {
-    admin = await adminClient(port, opts.password);
-    return (await admin.ping()) === 'PONG';
-  });
+  try {
+    await awaitReady(
+      child,
+      `redis-server on port ${port}`,
+      async () => {
+        admin = await adminClient(port, opts.password);
+        return (await admin.ping()) === 'PONG';
+      },
+      STARTUP_TIMEOUT_MS,
+    );
+  } catch (err) {
+    remove();
+    throw err;
+  }
   if (admin === undefined) throw new Error('unreachable');
   const connected = admin;
   const auth = opts.password ? `:${encodeURIComponent(opts.password)}@` : '';
@@ -78,7 +94,7 @@ export const startRedis = async (opts: { password?: string; port?: number } = {}
     stop: async ({ hard = false } = {}) => {
       if (connected.isOpen) connected.destroy();
       await stopProcess(proc, hard);
-      rmSync(dir, { recursive: true, force: true });
+      remove();
     },
   };
 };
@@ -92,23 +108,34 @@ export interface RedisCluster {
   stop(): Promise<void>;
 }
 
-/** Starts three `redis-server` masters in cluster mode on free ports and joins them into one cluster. */
-export const startRedisCluster = async (): Promise<RedisCluster> => {
-  const dir = mkdtempSync(join(tmpdir(), 'openbid-redis-cluster-'));
-  const ports = [await freePort(), await freePort(), await freePort()];
-  const procs = ports.map((port) =>
-    spawnRedis(port, dir, ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000']),
-  );
-  const nodes = ports.map((p) => `127.0.0.1:${p}`);
-  for (const port of ports) {
-    await waitFor(`cluster node ${port}`, async () => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout.trim() === 'PONG');
+/** Waits for each node, joins them into one cluster, and waits until every node says it is ok. */
+const formCluster = async (children: OwnedProcess[], ports: number[], nodes: string[]): Promise<void> => {
+  const cli = (args: string[]) => spawnSync('redis-cli', args, { encoding: 'utf8', timeout: 10_000 });
+  for (const [i, port] of ports.entries()) {
+    await awaitReady(children[i] as OwnedProcess, `cluster node ${port}`, async () => cli(['-p', String(port), 'ping']).stdout.trim() === 'PONG', STARTUP_TIMEOUT_MS);
   }
-  const create = spawnSync('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8' });
+  const create = cli(['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes']);
   if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
   for (const port of ports) {
-    await waitFor(`cluster_state:ok on ${port}`, async () =>
-      spawnSync('redis-cli', ['-p', String(port), 'cluster', 'info'], { encoding: 'utf8' }).stdout.includes('cluster_state:ok'),
-    );
+    await waitFor(`cluster_state:ok on ${port}`, async () => cli(['-p', String(port), 'cluster', 'info']).stdout.includes('cluster_state:ok'), STARTUP_TIMEOUT_MS);
+  }
+};
+
+/** Starts three `redis-server` masters in cluster mode on free ports and joins them into one cluster. */
+export const startRedisCluster = async (): Promise<RedisCluster> => {
+  const { dir, remove } = redisDir('openbid-redis-cluster-');
+  const ports = [await freePort(), await freePort(), await freePort()];
+  const children = ports.map((port) =>
+    spawnRedis(port, dir, ['--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000']),
+  );
+  const procs = children.map((c) => c.proc);
+  const nodes = ports.map((p) => `127.0.0.1:${p}`);
+  try {
+    await formCluster(children, ports, nodes);
+  } catch (err) {
+    await Promise.all(procs.map((p) => stopProcess(p, true)));
+    remove();
+    throw err;
   }
   return {
     nodes,
@@ -117,7 +144,7 @@ export const startRedisCluster = async (): Promise<RedisCluster> => {
     stop: async () => {
       for (const p of procs) p.kill('SIGCONT');
       await Promise.all(procs.map((p) => stopProcess(p, false)));
-      rmSync(dir, { recursive: true, force: true });
+      remove();
     },
   };
 };

@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitFor } from './ports.js';
+import { awaitReady, registerCleanup, spawnOwned } from './child-processes.js';
+import { freePort } from './ports.js';
+import { STARTUP_TIMEOUT_MS } from './time-bounds.js';
 
 const BIN = new URL('../../bin/openbid', import.meta.url).pathname;
 
@@ -19,15 +20,12 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Runs `bin/openbid` with `args`, collecting output; does not wait for anything. */
-export const runCli = (args: string[], env: Record<string, string> = {}): { proc: ChildProcess; output: () => string; exited: Promise<number | string> } => {
-  const proc = spawn(BIN, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<number | string>((resolve) => proc.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
-  return { proc, output: () => out, exited };
-};
+/**
+ * Runs `bin/openbid` with `args`, collecting output; does not wait for anything. The process is
+ * ended with the test's process if nothing stopped it before (child-processes.ts).
+ */
+export const runCli = (args: string[], env: Record<string, string> = {}): { proc: ChildProcess; output: () => string; exited: Promise<number | string> } =>
+  spawnOwned(BIN, args, { env: { ...process.env, ...env } });
 
 /**
  * Starts the server from a config file on 127.0.0.1 and waits for `/status`: on `server.port`
@@ -37,6 +35,9 @@ export const runCli = (args: string[], env: Record<string, string> = {}): { proc
  * another test's server between `freePort` and the start, and that server's `/status` must not
  * pass for this one's. The admin listener gets a free port too unless `server.admin_port` is
  * given (its default, 6060, would be every test server's at once); `adminUrl` is where it is.
+ * A process that exits first fails the start at once; one that neither answers nor exits, after
+ * `STARTUP_TIMEOUT_MS` (60 s: a loaded machine can take many seconds to start Node.js). The error
+ * then holds all the process printed, its CPU time and the load.
  */
 export const startServerProcess = async (config: Record<string, unknown> = {}, env: Record<string, string> = {}): Promise<ServerProcess> => {
   const given = (config.server as { port?: unknown } | undefined)?.port;
@@ -44,24 +45,22 @@ export const startServerProcess = async (config: Record<string, unknown> = {}, e
   const givenAdmin = (config.server as { admin_port?: unknown } | undefined)?.admin_port;
   const adminPort = typeof givenAdmin === 'number' ? givenAdmin : await freePort();
   const server = { host: '127.0.0.1', port, admin_port: adminPort, ...(config.server as Record<string, unknown> | undefined) };
-  const file = join(mkdtempSync(join(tmpdir(), 'openbid-proc-')), 'config.json');
+  const dir = mkdtempSync(join(tmpdir(), 'openbid-proc-'));
+  const removeDir = registerCleanup(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'config.json');
   writeFileSync(file, JSON.stringify({ ...config, server }));
   const run = runCli(['--config', file], env);
+  // The config file is the process's alone: it goes when the process does.
+  void run.exited.then(removeDir);
   const baseUrl = `http://127.0.0.1:${port}`;
   const level = env.OPENBID_LOGGING__LEVEL ?? (config.logging as { level?: unknown } | undefined)?.level;
   const announces = level !== 'silent';
-  try {
-    const ready = waitFor(`openbid on ${baseUrl}`, async () => (!announces || run.output().includes(' listening on ')) && (await fetch(`${baseUrl}/status`)).status === 204, 15_000);
-    // A process that exits (a configuration error, a port in use) fails the start at once, not after the wait.
-    const exitedFirst = run.exited.then((code) => Promise.reject(new Error(`openbid exited (${code}) before it answered on ${baseUrl}`)));
-    // Whichever loses the race settles later with nobody waiting for it.
-    ready.catch(() => undefined);
-    exitedFirst.catch(() => undefined);
-    await Promise.race([ready, exitedFirst]);
-  } catch (err) {
-    run.proc.kill('SIGKILL');
-    throw new Error(`${(err as Error).message}\n--- output ---\n${run.output()}`);
-  }
+  await awaitReady(
+    run,
+    `openbid on ${baseUrl}`,
+    async () => (!announces || run.output().includes(' listening on ')) && (await fetch(`${baseUrl}/status`)).status === 204,
+    STARTUP_TIMEOUT_MS,
+  );
   const adminUrl = adminPort === 0 ? undefined : `http://127.0.0.1:${adminPort}`;
   return { port, baseUrl, adminUrl, proc: run.proc, output: run.output, exited: run.exited };
 };
