@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { registerCleanup, spawnOwned } from '../support/child-processes.js';
 import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -51,7 +51,7 @@ const packageRunningStartScript = (): { dir: string; start: string } => {
 };
 
 interface NpmStart {
-  readonly npm: ReturnType<typeof spawn>;
+  readonly npm: ReturnType<typeof spawnOwned>['proc'];
   readonly port: number;
   readonly dir: string;
   readonly output: () => string;
@@ -66,17 +66,17 @@ const startThroughNpm = async (): Promise<NpmStart> => {
   writeFileSync(config, JSON.stringify({ server: { host: '127.0.0.1', port, shutdown_timeout_ms: SHUTDOWN_TIMEOUT_MS } }));
   // Its own process group: a terminal's Ctrl-C goes to a group, and whatever the run leaves
   // behind can be stopped at the end, whatever happens.
-  const npm = spawn('npm', ['start', '--', '--config', config], {
+  const child = spawnOwned('npm', ['start', '--', '--config', config], {
     cwd: dir,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' },
   });
-  let output = '';
-  npm.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  npm.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | string>((resolve) => npm.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
-  const run = { npm, port, dir, output: () => output, exited };
+  const npm = child.proc;
+  const output = (): string => child.output();
+  const exited = child.exited;
+  const run = { npm, port, dir, output, exited };
+  // A test file cancelled before its finally: the group goes when this process does.
+  registerCleanup(() => stopAll(run));
   try {
     await Promise.race([
       waitFor('the server behind npm start to answer /status', async () => (await fetch(`http://127.0.0.1:${port}/status`)).status === 204, 60_000),
@@ -84,7 +84,7 @@ const startThroughNpm = async (): Promise<NpmStart> => {
     ]);
   } catch (err) {
     stopAll(run);
-    throw new Error(`${(err as Error).message}\n--- output ---\n${output}`, { cause: err });
+    throw new Error(`${(err as Error).message}\n--- output ---\n${output()}`, { cause: err });
   }
   return run;
 };

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawnOwned } from './child-processes.js';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 import { waitFor } from './ports.js';
 
@@ -48,19 +48,17 @@ export interface BidderProcess {
  * loop nothing and the server's memory is the server's alone).
  */
 export const startFileBidderProcess = async (file: string): Promise<BidderProcess> => {
-  const proc = spawn(process.execPath, ['--input-type=module', '-e', BIDDER_SOURCE, file], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => proc.on('exit', () => resolve()));
+  const child = spawnOwned(process.execPath, ['--input-type=module', '-e', BIDDER_SOURCE, file]);
+  const { proc } = child;
+  const out = (): string => child.output();
   const close = async (): Promise<void> => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
-    await exited;
+    await child.exited;
   };
-  const listening = (): string | undefined => /listening on (\S+)/.exec(out)?.[1];
+  const listening = (): string | undefined => /listening on (\S+)/.exec(out())?.[1];
   try {
     await waitFor('the bidder process to listen', () => Promise.resolve(listening() !== undefined || proc.exitCode !== null), 30_000);
-    if (listening() === undefined) throw new Error(`the bidder process exited before it listened: ${out}`);
+    if (listening() === undefined) throw new Error(`the bidder process exited before it listened: ${out()}`);
   } catch (err) {
     await close();
     throw err;
