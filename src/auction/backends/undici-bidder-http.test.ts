@@ -215,8 +215,8 @@ describe('undici bidder HTTP client', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const r = await http.call(call('/', { uri: `http://127.0.0.1:${typeof addr === 'object' && addr !== null ? addr.port : 0}/` }), opts());
     assert.equal(r.ok, false);
-    assert.ok(!r.ok && r.failure.kind === 'network' && r.failure.message.startsWith('ECONNREFUSED'), JSON.stringify(r));
+    assert.ok(!r.ok && r.failure.kind === 'network' && r.failure.message === 'connection refused', JSON.stringify(r));
     const bad = await http.call(call('/', { uri: 'ftp://bidder.example/' }), opts());
-    assert.ok(!bad.ok && bad.failure.kind === 'network' && bad.failure.message.includes('http:'), JSON.stringify(bad));
+    assert.ok(!bad.ok && bad.failure.kind === 'network' && !bad.failure.message.includes('bidder.example'), JSON.stringify(bad));
   });
 });
