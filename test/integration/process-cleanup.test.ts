@@ -26,9 +26,8 @@ const FIXTURE = join(ROOT, 'test/fixtures/processes/hanging-file.ts');
 const GONE_WITHIN_MS = 15_000;
 
 interface Run {
+  /** In a process group of its own, as every owned process (child-processes.ts), as a terminal's job is. */
   readonly child: OwnedProcess;
-  /** In a process group of its own (whose id is its pid). */
-  readonly detached: boolean;
   readonly report: FixtureReport;
 }
 
@@ -51,8 +50,8 @@ const runnerArgs = (testTimeoutMs: number): string[] => ['--import', 'tsx', '--t
 
 /**
  * Starts the fixture under `how`: `runner` is `node --test` itself; `script` is scripts/test-lib.mjs's
- * `runTests`, what `npm test` runs, in a process group of its own as a terminal job is. Resolves
- * once the fixture has reported what it started.
+ * `runTests`, what `npm test` runs. Either leads a process group of its own (`spawnOwned`), as a
+ * terminal's job does. Resolves once the fixture has reported what it started.
  */
 const startRun = async (how: 'runner' | 'script', services: string[], fixtureEnv: Record<string, string>): Promise<Run> => {
   const dir = mkdtempSync(join(tmpdir(), 'openbid-cleanup-'));
@@ -64,14 +63,14 @@ const startRun = async (how: 'runner' | 'script', services: string[], fixtureEnv
       : spawnOwned(
           process.execPath,
           ['--input-type=module', '-e', `import { runTests } from './scripts/test-lib.mjs'; runTests([${JSON.stringify(FIXTURE)}], () => [], { concurrency: 1, timeoutMs: 600_000 });`],
-          { env, cwd: ROOT, endSignal: 'SIGTERM', detached: true },
+          { env, cwd: ROOT, endSignal: 'SIGTERM' },
         );
   try {
     await waitFor('the fixture to report what it started', async () => existsSync(reportFile) || child.proc.exitCode !== null, 3 * STARTUP_TIMEOUT_MS).catch(
       (err: Error) => assert.fail(`${err.message}; the run printed:\n${child.output()}`),
     );
     assert.ok(existsSync(reportFile), `the fixture run ended before it reported:\n${child.output()}`);
-    return { child, detached: how === 'script', report: JSON.parse(readFileSync(reportFile, 'utf8')) as FixtureReport };
+    return { child, report: JSON.parse(readFileSync(reportFile, 'utf8')) as FixtureReport };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -92,8 +91,8 @@ const assertAllGone = async ({ report }: Run, what: string): Promise<void> => {
 
 /**
  * Starts a run (`startRun`), hands it to `check`, and whatever the outcome leaves nothing of it
- * behind: the fixture's processes, its test file's process, and for a run in a group of its own
- * the whole group (a runner orphaned by its script included).
+ * behind: the fixture's processes, its test file's process, and the run's whole process group
+ * (a runner orphaned by its script included).
  */
 const withRun = async (how: 'runner' | 'script', services: string[], fixtureEnv: Record<string, string>, check: (run: Run) => Promise<void>): Promise<void> => {
   const run = await startRun(how, services, fixtureEnv);
@@ -102,7 +101,7 @@ const withRun = async (how: 'runner' | 'script', services: string[], fixtureEnv:
   } finally {
     for (const p of run.report.processes) if (!isGone(p.pid, p.startTicks)) process.kill(p.pid, 'SIGKILL');
     if (!isGone(run.report.filePid)) process.kill(run.report.filePid, 'SIGKILL');
-    if (run.detached) killGroup(run.child.proc.pid);
+    killGroup(run.child.proc.pid);
     await stopOwned(run.child, 'SIGKILL', 5_000);
   }
 };

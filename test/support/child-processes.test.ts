@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { awaitReady, spawnOwned } from './child-processes.js';
-import { isGone } from './proc.js';
+import { awaitReady, spawnOwned, stopOwned } from './child-processes.js';
+import { waitFor } from './ports.js';
+import { isGone, procStat } from './proc.js';
 
 /*
  * A start that fails tells why, with everything the process printed (stdout and stderr), how
@@ -42,5 +43,29 @@ describe('a failed start', () => {
     assert.match(message, /the process exited \(3\) before it was ready/);
     assert.match(message, /invalid configuration/);
     assert.ok(elapsedMs < 15_000, `${elapsedMs} ms: an exit must not wait for the bound`);
+  });
+});
+
+describe('a process a test started', () => {
+  it("goes with its whole process tree when the test's process is killed (SIGKILL: no handler runs)", async () => {
+    // A stand-in for a test file: it starts `sh`, which starts a `sleep` of its own (as a cluster
+    // primary starts workers), prints both pids, and waits. The parent-death signal reaches `sh`
+    // alone; the `sleep` goes only if the whole group is ended.
+    const script = [
+      "import { spawnOwned } from './test/support/child-processes.ts';",
+      "const tree = spawnOwned('sh', ['-c', 'sleep 300 & echo $$ $!; wait']);",
+      "tree.proc.stdout.on('data', (d) => process.stdout.write(d));",
+    ].join('\n');
+    const testFile = spawnOwned(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../../', import.meta.url).pathname });
+    try {
+      await waitFor('the tree to start', async () => /^\d+ \d+$/m.test(testFile.output()));
+      const pids = (/^(\d+) (\d+)$/m.exec(testFile.output()) ?? []).slice(1).map(Number);
+      const started = pids.map((pid) => procStat(pid)?.startTicks);
+      process.kill(testFile.proc.pid as number, 'SIGKILL');
+      await waitFor('sh and its sleep to be gone', async () => pids.every((pid, i) => isGone(pid, started[i])), 5_000).catch(() => undefined);
+      assert.deepEqual(pids.filter((pid, i) => !isGone(pid, started[i])), [], `of sh ${pids[0]} and its sleep ${pids[1]}, still running:`);
+    } finally {
+      await stopOwned(testFile, 'SIGKILL');
+    }
   });
 });

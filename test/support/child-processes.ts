@@ -3,29 +3,32 @@ import type { ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { after } from 'node:test';
 import { waitFor } from './ports.js';
-import { cpuReport, descendants, procStat, waitGoneSync } from './proc.js';
+import { cpuReport, procStat, waitGoneSync } from './proc.js';
+import { forgetGroup, watchGroup } from './watchdog.js';
 
 /*
  * Every process a test starts (openbid, redis-server, postgres, a bidder in its own process)
  * goes through `spawnOwned`, so that it ends when the test file's process ends, however that
  * ends — and so that a test that is cancelled, whose `finally` never runs, cannot keep it.
+ * Each child leads a process group of its own, so that its whole tree (a cluster primary's
+ * workers, Postgres's backends) is ended with it.
  *
- * - Parent-death signal: on Linux each child is started through util-linux's `setpriv
- *   --pdeathsig` (it sets PR_SET_PDEATHSIG, then execs the command: same pid, no extra process),
- *   so the kernel signals it the moment this process dies, even by SIGKILL.
  * - Signals: SIGINT, SIGTERM and SIGHUP (what `node --test` sends a test file when it is
- *   interrupted or a file overruns its timeout, on Node 20) end every child, with its process
- *   tree, before this process dies of the signal. Without a handler Node dies at once and runs no
- *   'exit' handler.
+ *   interrupted or a file overruns its timeout, on Node 20) end every child's group before this
+ *   process dies of the signal. Without a handler Node dies at once and runs no 'exit' handler.
  * - Exit: the same on 'exit'.
+ * - SIGKILL, where no handler runs: a watchdog process (watchdog.ts) that sees this process's
+ *   end as EOF ends every group still registered; and on Linux each child is also started
+ *   through util-linux's `setpriv --pdeathsig` (it sets PR_SET_PDEATHSIG, then execs the
+ *   command: same pid), so the kernel signals it the moment this process dies.
  * - End of the file: a root `after` hook (under `node --test`) ends what no test stopped — a
  *   test that timed out is cancelled without its `finally` ever running, and a child's pipes
  *   would keep the file's process alive forever (Node 24 has no file timeout to end it).
+ * - A child that exits takes its group with it: what is left there (workers whose primary was
+ *   killed) is killed.
  *
  * Servers must run in the foreground as children (no daemonizing: `pg_ctl start` detaches
- * Postgres from us, so postgres.ts runs `postgres` itself). Cluster workers end with their
- * primary (Node.js workers exit when their IPC channel to it closes), and are also killed with
- * the tree.
+ * Postgres from us, so postgres.ts runs `postgres` itself).
  */
 
 /** The signal that ends a child when this process ends first. */
@@ -47,12 +50,10 @@ export interface OwnedSpawnOptions {
   readonly gid?: number;
   /** As `spawn`'s: SIGTERM after this many ms. */
   readonly timeout?: number;
-  /** In a process group of its own, as a terminal's job is (a test that signals the group). */
-  readonly detached?: boolean;
   /**
-   * How the child is ended when this process ends first: SIGKILL (default; works on a stopped
-   * process too, and its process tree is killed with it), or a signal the program takes as
-   * "stop now, cleaning up" (Postgres: SIGQUIT, its immediate shutdown), waited for up to 5 s.
+   * How the child is ended when this process ends first: SIGKILL to its group (default; works
+   * on a stopped process too), or a signal the program takes as "stop now, cleaning up"
+   * (Postgres: SIGQUIT, its immediate shutdown), waited for up to 5 s, then SIGKILL to its group.
    */
   readonly endSignal?: EndSignal;
 }
@@ -93,7 +94,7 @@ const runCleanups = (): void => {
 
 /**
  * Ends every owned child now, synchronously (usable in 'exit' and signal handlers): SIGKILL to
- * each with its process tree, or its own end signal, waited for. Then runs the cleanups.
+ * its group, or its own end signal, waited for, then SIGKILL to its group. Then runs the cleanups.
  */
 const endAllNow = (): void => {
   const all = [...owned.values()];
@@ -101,14 +102,16 @@ const endAllNow = (): void => {
   const graceful: number[] = [];
   for (const { proc, endSignal } of all) {
     if (proc.pid === undefined || proc.exitCode !== null || proc.signalCode !== null) continue;
-    // Its tree is read before the kill: once the parent is dead its children belong to init.
-    const tree = endSignal === 'SIGKILL' ? descendants(proc.pid) : [];
-    signal(proc.pid, endSignal);
+    if (endSignal === 'SIGKILL') {
+      signal(-proc.pid, 'SIGKILL');
+      continue;
+    }
     signal(proc.pid, 'SIGCONT');
-    for (const pid of tree) signal(pid, 'SIGKILL');
-    if (endSignal !== 'SIGKILL') graceful.push(proc.pid);
+    signal(proc.pid, endSignal);
+    graceful.push(proc.pid);
   }
-  if (graceful.length > 0 && !waitGoneSync(graceful, GRACEFUL_END_MS)) for (const pid of graceful) signal(pid, 'SIGKILL');
+  if (graceful.length > 0) waitGoneSync(graceful, GRACEFUL_END_MS);
+  for (const pid of graceful) signal(-pid, 'SIGKILL');
   runCleanups();
 };
 
@@ -159,16 +162,24 @@ export const spawnOwned = (command: string, args: readonly string[], options: Ow
     uid: options.uid,
     gid: options.gid,
     timeout: options.timeout,
-    detached: options.detached,
+    // A group of its own: its tree can be ended as one, and a Ctrl-C to the terminal does not
+    // reach it before this process has decided how to end it.
+    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   proc.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   owned.set(proc, { proc, endSignal, label: `${command.split('/').at(-1) ?? command} (pid ${proc.pid ?? '?'})` });
+  if (proc.pid !== undefined) watchGroup(proc.pid, endSignal);
   const exited = new Promise<number | string>((resolve) => {
     proc.on('exit', (code, sig) => {
       owned.delete(proc);
+      if (proc.pid !== undefined) {
+        // Whatever is left in its group (workers whose primary was killed) goes with it.
+        signal(-proc.pid, 'SIGKILL');
+        forgetGroup(proc.pid);
+      }
       resolve(code ?? sig ?? -1);
     });
     // A spawn that failed (no such file, as it is when no launcher is in between) emits no 'exit'.
@@ -201,13 +212,17 @@ export const registerCleanup = (cleanup: () => void): (() => void) => {
   return once;
 };
 
-/** Sends `sig` (SIGCONT first: a stopped process must see it) and waits for the exit; SIGKILL after `timeoutMs`. */
+/**
+ * Sends `sig` (SIGCONT first: a stopped process must see it; SIGKILL goes to its whole group)
+ * and waits for the exit; SIGKILL to the group after `timeoutMs`.
+ */
 export const stopOwned = async (child: OwnedProcess, sig: NodeJS.Signals = 'SIGTERM', timeoutMs = 10_000): Promise<number | string> => {
   const { proc } = child;
   if (proc.exitCode !== null || proc.signalCode !== null) return child.exited;
-  proc.kill('SIGCONT');
-  proc.kill(sig);
-  const timer = setTimeout(() => proc.kill('SIGKILL'), timeoutMs);
+  const group = proc.pid === undefined ? undefined : -proc.pid;
+  signal(proc.pid, 'SIGCONT');
+  signal(sig === 'SIGKILL' ? group : proc.pid, sig);
+  const timer = setTimeout(() => signal(group, 'SIGKILL'), timeoutMs);
   try {
     return await child.exited;
   } finally {
