@@ -64,11 +64,10 @@ const startThroughNpm = async (): Promise<NpmStart> => {
   const port = await freePort();
   const config = join(dir, 'config.json');
   writeFileSync(config, JSON.stringify({ server: { host: '127.0.0.1', port, shutdown_timeout_ms: SHUTDOWN_TIMEOUT_MS } }));
-  // Its own process group: a terminal's Ctrl-C goes to a group, and whatever the run leaves
+  // Its own process group (as every owned child): a terminal's Ctrl-C goes to a group, and whatever the run leaves
   // behind can be stopped at the end, whatever happens.
   const child = spawnOwned('npm', ['start', '--', '--config', config], {
     cwd: dir,
-    detached: true,
     env: { ...process.env, npm_config_update_notifier: 'false', npm_config_fund: 'false' },
   });
   const npm = child.proc;
