@@ -2,6 +2,7 @@
 // packages, building dist/ (the process tests run the real bin/openbid), running node --test.
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import { clearInterval, setInterval } from 'node:timers';
 
 export const root = new URL('..', import.meta.url).pathname;
 
@@ -77,9 +78,9 @@ const testTimeout = ({ timeoutMs, fileTimeoutMs = timeoutMs }) => {
  *
  * The runner is a child of this script, and what stops this script stops it: SIGINT, SIGTERM and
  * SIGHUP are passed on to it (it then ends each test file's process, and each of those ends the
- * processes its tests started: test/support/child-processes.ts), and it gets SIGTERM if this
- * script dies of anything else. This script exits once the runner has, with its status (or dies
- * of the signal that ended it).
+ * processes its tests started: test/support/child-processes.ts), it gets SIGTERM if this script
+ * dies of anything else, and also if this script's parent dies (npm, or the shell npm ran it in).
+ * This script exits once the runner has, with its status (or dies of the signal that ended it).
  */
 export const runTests = (argv, defaultFiles, { concurrency, ...timeouts }) => {
   const selected = argv.filter((a) => a.endsWith('.ts'));
@@ -92,6 +93,16 @@ export const runTests = (argv, defaultFiles, { concurrency, ...timeouts }) => {
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const passOn = (signal) => runner.kill(signal);
   for (const signal of signals) process.on(signal, passOn);
+  // npm passes SIGTERM to the shell it runs a script in, which dies of it without passing it on,
+  // and npm itself may be killed: either way this script's parent changes, and the runner is
+  // stopped as on SIGTERM. (The parent-death signal works only for a parent that started us.)
+  const parent = process.ppid;
+  const orphaned = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(orphaned);
+    passOn('SIGTERM');
+  }, 500);
+  orphaned.unref();
   runner.on('error', (err) => {
     console.error(`could not start the test runner: ${err.message}`);
     process.exit(1);

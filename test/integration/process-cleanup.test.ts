@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -12,7 +12,7 @@ import { STARTUP_TIMEOUT_MS } from '../support/time-bounds.js';
 
 /*
  * Whatever ends a test run, the processes its tests started end with it: a run interrupted as
- * `npm test` is (SIGINT to its process group, SIGTERM to the script or to the runner), a test
+ * `npm test` is (SIGINT to its process group, SIGTERM to npm, the script or the runner), a test
  * file's process killed outright, a test cancelled at its timeout. Each case runs
  * test/fixtures/processes/hanging-file.ts under its own `node --test`: it starts Redis, Postgres
  * and openbid with two cluster workers, reports their pids, and hangs without stopping
@@ -48,23 +48,34 @@ const nestedEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
 
 const runnerArgs = (testTimeoutMs: number): string[] => ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-timeout=${testTimeoutMs}`, FIXTURE];
 
+type How = 'runner' | 'script' | 'npm';
+
 /**
- * Starts the fixture under `how`: `runner` is `node --test` itself; `script` is scripts/test-lib.mjs's
- * `runTests`, what `npm test` runs. Either leads a process group of its own (`spawnOwned`), as a
+ * The command of a run: `runner` is `node --test` itself; `script` is scripts/test-lib.mjs's
+ * `runTests`, what `npm test` runs (a file in `dir` calls it); `npm` is that file as an npm
+ * script (`npm run`), which npm runs in a shell (package.json's `test` replaces that shell with
+ * `exec`; this is the harder case, without).
+ */
+const runCommand = (how: How, dir: string): [string, string[]] => {
+  if (how === 'runner') return [process.execPath, runnerArgs(600_000)];
+  const script = join(dir, 'run.mjs');
+  writeFileSync(script, `import { runTests } from ${JSON.stringify(join(ROOT, 'scripts/test-lib.mjs'))};\nrunTests([${JSON.stringify(FIXTURE)}], () => [], { concurrency: 1, timeoutMs: 600_000 });\n`);
+  if (how === 'script') return [process.execPath, [script]];
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'cleanup-run', private: true, scripts: { t: `node ${script}` } }));
+  return ['npm', ['run', '--silent', 't']];
+};
+
+/**
+ * Starts the fixture as `how` says, leading a process group of its own (`spawnOwned`), as a
  * terminal's job does. Resolves once the fixture has reported what it started.
  */
-const startRun = async (how: 'runner' | 'script', services: string[], fixtureEnv: Record<string, string>): Promise<Run> => {
+const startRun = async (how: How, services: string[], fixtureEnv: Record<string, string>): Promise<Run> => {
   const dir = mkdtempSync(join(tmpdir(), 'openbid-cleanup-'));
   const reportFile = join(dir, 'report.json');
-  const env = nestedEnv({ OPENBID_FIXTURE_SERVICES: services.join(','), OPENBID_FIXTURE_REPORT: reportFile, ...fixtureEnv });
-  const child =
-    how === 'runner'
-      ? spawnOwned(process.execPath, runnerArgs(600_000), { env, cwd: ROOT, endSignal: 'SIGTERM' })
-      : spawnOwned(
-          process.execPath,
-          ['--input-type=module', '-e', `import { runTests } from './scripts/test-lib.mjs'; runTests([${JSON.stringify(FIXTURE)}], () => [], { concurrency: 1, timeoutMs: 600_000 });`],
-          { env, cwd: ROOT, endSignal: 'SIGTERM' },
-        );
+  const env = nestedEnv({ OPENBID_FIXTURE_SERVICES: services.join(','), OPENBID_FIXTURE_REPORT: reportFile, npm_config_update_notifier: 'false', ...fixtureEnv });
+  const [command, args] = runCommand(how, dir);
+  // The run's group outlives the run's first process here: what is left of it is what is checked.
+  const child = spawnOwned(command, args, { env, cwd: how === 'npm' ? dir : ROOT, endSignal: 'SIGTERM', endGroupOnExit: false });
   try {
     await waitFor('the fixture to report what it started', async () => existsSync(reportFile) || child.proc.exitCode !== null, 3 * STARTUP_TIMEOUT_MS).catch(
       (err: Error) => assert.fail(`${err.message}; the run printed:\n${child.output()}`),
@@ -94,7 +105,7 @@ const assertAllGone = async ({ report }: Run, what: string): Promise<void> => {
  * behind: the fixture's processes, its test file's process, and the run's whole process group
  * (a runner orphaned by its script included).
  */
-const withRun = async (how: 'runner' | 'script', services: string[], fixtureEnv: Record<string, string>, check: (run: Run) => Promise<void>): Promise<void> => {
+const withRun = async (how: How, services: string[], fixtureEnv: Record<string, string>, check: (run: Run) => Promise<void>): Promise<void> => {
   const run = await startRun(how, services, fixtureEnv);
   try {
     await check(run);
@@ -134,10 +145,17 @@ describe('a test run leaves no process behind', () => {
     });
   });
 
-  it('when the test script alone gets SIGTERM (as npm passes it on)', async () => {
+  it('when the test script alone gets SIGTERM (where npm sends it: package.json execs the script)', async () => {
     await withRun('script', ['redis', 'server'], {}, async (run) => {
       run.child.proc.kill('SIGTERM');
       await assertAllGone(run, 'SIGTERM to the script');
+    });
+  });
+
+  it('when npm run gets SIGTERM (npm passes it to its shell alone, which dies of it)', async () => {
+    await withRun('npm', ['redis', 'server'], {}, async (run) => {
+      run.child.proc.kill('SIGTERM');
+      await assertAllGone(run, 'SIGTERM to npm');
     });
   });
 

@@ -56,6 +56,11 @@ export interface OwnedSpawnOptions {
    * (Postgres: SIGQUIT, its immediate shutdown), waited for up to 5 s, then SIGKILL to its group.
    */
   readonly endSignal?: EndSignal;
+  /**
+   * Whether the child's exit ends what is left in its group (default true: workers whose primary
+   * was killed). False for a test that watches how the rest of the group ends by itself.
+   */
+  readonly endGroupOnExit?: boolean;
 }
 
 interface Owned {
@@ -175,7 +180,7 @@ export const spawnOwned = (command: string, args: readonly string[], options: Ow
   const exited = new Promise<number | string>((resolve) => {
     proc.on('exit', (code, sig) => {
       owned.delete(proc);
-      if (proc.pid !== undefined) {
+      if (proc.pid !== undefined && options.endGroupOnExit !== false) {
         // Whatever is left in its group (workers whose primary was killed) goes with it.
         signal(-proc.pid, 'SIGKILL');
         forgetGroup(proc.pid);
