@@ -24,6 +24,8 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const FIXTURE = join(ROOT, 'test/fixtures/processes/hanging-file.ts');
 /** How long, once the run is interrupted, everything it started may take to be gone. */
 const GONE_WITHIN_MS = 15_000;
+/** How long a run that failed to start may take to stop on SIGTERM before it is killed. */
+const STOP_RUN_MS = 15_000;
 
 interface Run {
   /** In a process group of its own, as every owned process (child-processes.ts), as a terminal's job is. */
@@ -82,6 +84,11 @@ const startRun = async (how: How, services: string[], fixtureEnv: Record<string,
     );
     assert.ok(existsSync(reportFile), `the fixture run ended before it reported:\n${child.output()}`);
     return { child, report: JSON.parse(readFileSync(reportFile, 'utf8')) as FixtureReport };
+  } catch (err) {
+    // No run to check: end it as an interrupted run is ended, then whatever is left of its group.
+    await stopOwned(child, 'SIGTERM', STOP_RUN_MS);
+    killGroup(child.proc.pid);
+    throw err;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
